@@ -1,0 +1,33 @@
+// The one interface every contact model implements (STYLE.md 6): an immutable ContactProblem in,
+// v⁺, impulses and statistics out. A model sees neither the world, nor FCL, nor files.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "contact/problem.hpp"
+#include "contact/result.hpp"
+
+namespace impetus {
+
+/// Attributes of the scene's <physics><MODEL …/> element, by name, as written.
+using ModelOptions = std::map<std::string, std::string>;
+
+class ContactModel {
+ public:
+  virtual ~ContactModel() = default;
+  virtual std::string_view name() const = 0;
+  /// Solves one island. May keep scratch buffers between calls (no allocation once warm), but
+  /// the result depends only on the problem (warm starts come in through the problem).
+  virtual void solve(const ContactProblem& problem, ContactResult& result) = 0;
+};
+
+/// Thrown by a factory when an option is unknown or out of range; the scene loader adds file and line.
+struct OptionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace impetus

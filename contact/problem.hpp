@@ -1,0 +1,85 @@
+// The contact problem of one island for one step: what every contact model receives.
+//
+// Notation (shared by every model in contact/; equations of seed 004 §1.5 / seed 001 (12)–(15)):
+//
+//   symbol  size     meaning                                              code
+//   ------  -------  ---------------------------------------------------  ------------------
+//   M       nv×nv    generalized inertia, block diagonal over systems     systems[i].M, .M_llt
+//                    (joint damping enters implicitly: M + dt·D)
+//   v⁻      nv       velocity at the start of the step                    v
+//   v*      nv       free velocity v⁻ + dt·M⁻¹(τ − h)                      v_star
+//   v⁺      nv       velocity at the end of the step (the unknown)        ContactResult::v_plus
+//   N       nc×nv    rows: generalized normal wrenches; N·v is the        N
+//                    normal velocity of A relative to B, > 0 separating
+//   S, T    nc×nv    rows: generalized wrenches along the tangents t1, t2 S, T
+//   φ       nc       signed gaps (m), > 0 separated                       phi
+//   μ       nc       Coulomb friction coefficients                        mu
+//   μ_v     nc       viscous friction coefficients (N·s/m)                mu_viscous
+//   L       nl×nv    joint-limit rows: L·v⁺ ≥ −φ_L/dt, frictionless       L, phi_L
+//   p_N     nc       normal impulses (N·s), ≥ 0                           ContactResult::p_N
+//   p_S,p_T nc       friction impulses along t1, t2 (N·s)                 ContactResult::p_S, p_T
+//
+// The step's equation of motion, common to every model:
+//   M v⁺ = M v* + Nᵀ p_N + Sᵀ p_S + Tᵀ p_T + Lᵀ p_L (+ joint friction impulses, seed 002 QP4)
+// and non-penetration with gap stabilisation (seed 004 Eq. 36): N·v⁺ ≥ −φ/dt.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+#include <vector>
+
+namespace impetus {
+
+using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor>;
+
+/// One system (a tree of links) of the island: a diagonal block of M.
+struct SystemBlock {
+  int offset = 0;                         // first column of this system in the island's nv
+  int size = 0;                           // its number of velocity coordinates
+  const Eigen::MatrixXd* M = nullptr;     // (size×size) inertia incl. dt·damping, owned by the stepper
+  const Eigen::LLT<Eigen::MatrixXd>* M_llt = nullptr;  // its Cholesky factor
+};
+
+/// Identity of a contact across steps, for warm starts: the pair of geometries and the
+/// feature of that pair the point came from (stable while the contact persists).
+struct ContactKey {
+  int geom_a = -1, geom_b = -1, feature = 0;
+  bool operator==(const ContactKey&) const = default;
+};
+
+struct ContactProblem {
+  double dt = 0;                          // step (s)
+
+  // --- velocity space of the island ---
+  int nv = 0;
+  std::vector<SystemBlock> systems;       // block-diagonal M, ordered by offset
+  Eigen::VectorXd v;                      // v⁻ (nv)
+  Eigen::VectorXd v_star;                 // v* (nv)
+
+  // --- contacts ---
+  int nc = 0;
+  SparseRows N, S, T;                     // (nc×nv) each
+  Eigen::VectorXd phi;                    // (nc) m
+  Eigen::VectorXd mu;                     // (nc)
+  Eigen::VectorXd mu_viscous;             // (nc) N·s/m
+  std::vector<ContactKey> keys;           // (nc) identity across steps
+
+  // --- joint limits (unilateral, frictionless) ---
+  int nl = 0;
+  SparseRows L;                           // (nl×nv)
+  Eigen::VectorXd phi_L;                  // (nl) distance to the limit (m or rad), > 0 inside
+
+  // --- warm start: the previous step's impulses of the same contacts, 0 where new ---
+  Eigen::VectorXd p_N_guess, p_S_guess, p_T_guess;   // (nc)
+  Eigen::VectorXd p_L_guess;                         // (nl)
+
+  /// out = M⁻¹ x, block by block (x, out: nv).
+  void solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
+  /// out = A M⁻¹ Bᵀ (dense, rows(A)×rows(B)), exploiting the block structure of M.
+  void delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out) const;
+  /// Kinetic energy ½ xᵀ M x of a velocity of this island.
+  double kinetic_energy(const Eigen::VectorXd& x) const;
+};
+
+}  // namespace impetus

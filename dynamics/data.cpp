@@ -1,0 +1,19 @@
+#include "dynamics/data.hpp"
+
+namespace impetus {
+
+MultibodyData::MultibodyData(const MultibodyModel& model)
+    : X_WL(model.links.size(), Eigen::Isometry3d::Identity()),
+      V(model.links.size(), Vec6::Zero()),
+      p_WC(model.links.size(), Vec3::Zero()),
+      I(model.links.size(), Mat6::Zero()),
+      S(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
+      tau(Eigen::VectorXd::Zero(model.nv)),
+      Ic(model.links.size(), Mat6::Zero()),
+      a(model.links.size(), Vec6::Zero()),
+      f(model.links.size(), Vec6::Zero()) {
+  M.reserve(model.trees.size());
+  for (const Tree& tree : model.trees) M.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
+}
+
+}  // namespace impetus

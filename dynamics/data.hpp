@@ -1,0 +1,34 @@
+// Per-step scratch of the multibody algorithms (Pinocchio's Data): sized once from the model, written
+// by the stage functions, grouped by the stage that writes it.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <vector>
+
+#include "dynamics/model.hpp"
+#include "dynamics/spatial.hpp"
+
+namespace impetus {
+
+struct MultibodyData {
+  explicit MultibodyData(const MultibodyModel& model);
+
+  // --- forward_kinematics (stage 1); per link ---
+  std::vector<Eigen::Isometry3d> X_WL;          // link poses
+  std::vector<Vec6> V;                          // spatial velocities [ω; v_O] (spatial.hpp)
+  std::vector<Vec3> p_WC;                       // centres of mass
+  std::vector<Mat6> I;                          // spatial inertias at O, world axes
+  Eigen::Matrix<double, 6, Eigen::Dynamic> S;   // (6×nv) joint motion subspaces, column per velocity coordinate
+
+  // --- crba (stage 3); per tree ---
+  std::vector<Eigen::MatrixXd> M;               // (nv_t×nv_t) joint-space inertia, M = Σ SᵢᵀIᶜᵢSⱼ (RBDA 6.2)
+
+  // --- rnea (stage 3) ---
+  Eigen::VectorXd tau;                          // (nv) RNEA output; bias h(q, v) when called with v̇ = 0
+
+  // --- scratch of the recursions; per link ---
+  std::vector<Mat6> Ic;                         // composite inertias
+  std::vector<Vec6> a, f;                       // spatial accelerations and forces
+};
+
+}  // namespace impetus

@@ -1,0 +1,43 @@
+#include "dynamics/integration.hpp"
+
+namespace impetus {
+
+Eigen::Quaterniond quaternion_at(const Eigen::VectorXd& q, int i) {
+  return Eigen::Quaterniond(q[i], q[i + 1], q[i + 2], q[i + 3]);  // Eigen's constructor takes (w, x, y, z)
+}
+
+void set_quaternion_at(Eigen::VectorXd& q, int i, const Eigen::Quaterniond& quat) {
+  q[i] = quat.w();
+  q[i + 1] = quat.x();
+  q[i + 2] = quat.y();
+  q[i + 3] = quat.z();
+}
+
+void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
+               Eigen::VectorXd& q_out) {
+  if (&q_out != &q) q_out = q;
+  for (const Link& link : model.links) {
+    const Joint& joint = link.joint;
+    const int iq = joint.q_index, iv = joint.v_index;
+    switch (joint.type) {
+      case JointType::Fixed: break;
+      case JointType::Revolute:
+      case JointType::Continuous:
+      case JointType::Prismatic: q_out[iq] += dt * v[iv]; break;
+      case JointType::Floating: {
+        const Vec3 rotation = dt * v.segment<3>(iv + 3);
+        const double angle = rotation.norm();
+        const Eigen::Quaterniond dq =
+            angle > 0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, rotation / angle)) : Eigen::Quaterniond::Identity();
+        const Eigen::Quaterniond R = quaternion_at(q_out, iq + 3).normalized(), R_plus = (dq * R).normalized();
+        const Vec3& p_LC = link.inertia.com;
+        const Vec3 c_plus = q_out.segment<3>(iq) + R * p_LC + dt * v.segment<3>(iv);
+        q_out.segment<3>(iq) = c_plus - R_plus * p_LC;
+        set_quaternion_at(q_out, iq + 3, R_plus);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace impetus

@@ -1,0 +1,82 @@
+#include "dynamics/kinematics.hpp"
+
+#include "dynamics/integration.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// X_J(q): the joint's displacement of L relative to J.
+Eigen::Isometry3d joint_transform(const Joint& joint, const Eigen::VectorXd& q) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  switch (joint.type) {
+    case JointType::Fixed: break;
+    case JointType::Revolute:
+    case JointType::Continuous: X.linear() = Eigen::AngleAxisd(q[joint.q_index], joint.axis).toRotationMatrix(); break;
+    case JointType::Prismatic: X.translation() = q[joint.q_index] * joint.axis; break;
+    case JointType::Floating:
+      X.translation() = q.segment<3>(joint.q_index);
+      X.linear() = quaternion_at(q, joint.q_index + 3).normalized().toRotationMatrix();
+      break;
+  }
+  return X;
+}
+
+}  // namespace
+
+void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& v) {
+  for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
+    const Link& link = model.links[i];
+    const Joint& joint = link.joint;
+    const bool on_world = link.parent < 0;
+    const Eigen::Isometry3d X_WJ = on_world ? joint.X_PJ : data.X_WL[link.parent] * joint.X_PJ;
+    data.X_WL[i] = X_WJ * joint_transform(joint, q);
+    data.p_WC[i] = data.X_WL[i] * link.inertia.com;
+
+    // Motion subspace columns in W at O (RBDA Table 4.1, moved to world coordinates).
+    const int k = joint.v_index;
+    switch (joint.type) {
+      case JointType::Fixed: break;
+      case JointType::Revolute:
+      case JointType::Continuous: {
+        const Vec3 a = X_WJ.linear() * joint.axis;
+        data.S.col(k) << a, X_WJ.translation().cross(a);
+        break;
+      }
+      case JointType::Prismatic: data.S.col(k) << Vec3::Zero(), X_WJ.linear() * joint.axis; break;
+      case JointType::Floating: {
+        // v = (v_WC, ω) in W: V = [ω; v_WC + p_WC × ω].
+        const Vec3& p = data.p_WC[i];
+        for (int c = 0; c < 3; ++c) {
+          data.S.col(k + c) << Vec3::Zero(), Vec3::Unit(c);
+          data.S.col(k + 3 + c) << Vec3::Unit(c), p.cross(Vec3::Unit(c));
+        }
+        break;
+      }
+    }
+    const int nv = joint_nv(joint.type);
+    data.V[i] = (on_world ? Vec6::Zero() : data.V[link.parent]) + data.S.middleCols(k, nv) * v.segment(k, nv);
+
+    const Mat3& R = data.X_WL[i].linear();
+    data.I[i] = spatial_inertia(link.inertia.mass, data.p_WC[i], R * link.inertia.I_C * R.transpose());
+  }
+}
+
+Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& data, int link,
+                             const Eigen::VectorXd& v) {
+  const Joint& joint = model.links[link].joint;
+  const int k = joint.v_index;
+  switch (joint.type) {
+    case JointType::Fixed: return Vec6::Zero();
+    case JointType::Floating: {
+      // d/dt (v_WC + p_WC × ω) = v̇_WC + v_WC × ω + p_WC × ω̇: the middle term is Ṡv.
+      Vec6 c;
+      c << Vec3::Zero(), v.segment<3>(k).cross(v.segment<3>(k + 3));
+      return c;
+    }
+    default: return cross_motion(data.V[link], data.S.col(k) * v[k]);
+  }
+}
+
+}  // namespace impetus

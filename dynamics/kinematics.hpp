@@ -1,0 +1,18 @@
+// Forward kinematics (stage 1): link poses, spatial velocities, motion subspaces and inertias in W.
+#pragma once
+
+#include "dynamics/data.hpp"
+
+namespace impetus {
+
+/// Writes data.X_WL, V, p_WC, I and S at (q, v).
+void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& v);
+
+/// The velocity-product term Ṡᵢq̇ᵢ of link i's joint (RBDA eq. 5.7 in world coordinates): Vᵢ ×ᵐ Sᵢq̇ᵢ for
+/// joints whose S is fixed in the link; for the floating joint, whose S moves with p_WC,
+/// [0; v_WC × ω].
+Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& data, int link,
+                             const Eigen::VectorXd& v);
+
+}  // namespace impetus

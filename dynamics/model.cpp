@@ -1,0 +1,77 @@
+#include "dynamics/model.hpp"
+
+#include <stdexcept>
+
+#include "dynamics/integration.hpp"
+
+namespace impetus {
+
+int joint_nq(JointType type) {
+  switch (type) {
+    case JointType::Fixed: return 0;
+    case JointType::Floating: return 7;
+    default: return 1;
+  }
+}
+
+int joint_nv(JointType type) {
+  switch (type) {
+    case JointType::Fixed: return 0;
+    case JointType::Floating: return 6;
+    default: return 1;
+  }
+}
+
+const char* joint_type_name(JointType type) {
+  switch (type) {
+    case JointType::Fixed: return "fixed";
+    case JointType::Revolute: return "revolute";
+    case JointType::Continuous: return "continuous";
+    case JointType::Prismatic: return "prismatic";
+    case JointType::Floating: return "floating";
+  }
+  return "?";
+}
+
+int MultibodyModel::add_tree(const std::string& name, std::vector<Link> tree_links) {
+  Tree tree;
+  tree.name = name;
+  tree.first_link = static_cast<int>(links.size());
+  tree.num_links = static_cast<int>(tree_links.size());
+  tree.q_offset = nq;
+  tree.v_offset = nv;
+  const int t = static_cast<int>(trees.size());
+  for (int i = 0; i < tree.num_links; ++i) {
+    Link& link = tree_links[i];
+    if (link.parent >= i) throw std::invalid_argument("add_tree: links of '" + name + "' are not parent-first");
+    // The floating convention of model.hpp (velocities in W) holds only for a joint on the world.
+    if (link.joint.type == JointType::Floating && link.parent >= 0)
+      throw std::invalid_argument("add_tree: floating joint '" + link.joint.name + "' must attach to the world");
+    if (link.parent >= 0) link.parent += tree.first_link;
+    link.tree = t;
+    link.joint.q_index = nq;
+    link.joint.v_index = nv;
+    nq += joint_nq(link.joint.type);
+    nv += joint_nv(link.joint.type);
+    links.push_back(std::move(link));
+  }
+  tree.nq = nq - tree.q_offset;
+  tree.nv = nv - tree.v_offset;
+  trees.push_back(tree);
+  return t;
+}
+
+int MultibodyModel::find_link(const std::string& link_name) const {
+  for (int i = 0; i < static_cast<int>(links.size()); ++i)
+    if (links[i].name == link_name) return i;
+  return -1;
+}
+
+Eigen::VectorXd MultibodyModel::neutral_configuration() const {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(nq);
+  for (const Link& link : links)
+    if (link.joint.type == JointType::Floating) set_quaternion_at(q, link.joint.q_index + 3, Eigen::Quaterniond::Identity());
+  return q;
+}
+
+}  // namespace impetus

@@ -1,0 +1,90 @@
+// The immutable multibody model: trees of links joined by joints (Featherstone, RBDA ch. 4).
+//
+// Frames: W world, P a link's parent link, J the joint frame, L the link. As in URDF, the joint
+// frame is the child link's frame at zero joint displacement: X_WL = X_WP · X_PJ · X_J(q), and the
+// joint axis is expressed in J (= L).
+//
+// Generalized coordinates, per joint type:      nq  nv  q                       v
+//   fixed                                       0   0   –                       –
+//   revolute, continuous                        1   1   angle (rad)             rate (rad/s)
+//   prismatic                                   1   1   displacement (m)        rate (m/s)
+//   floating                                    7   6   p_WL (3), quaternion    v_WC (3): linear velocity of
+//                                                       of R_WL as (w,x,y,z)    L's centre of mass C; ω_WL (3):
+//                                                                               angular velocity; both in the
+//                                                                               WORLD frame
+// Why the centre of mass and not L's origin: with v_WC the free-body block of M is diag(m·1, I_C), Newton's
+// and Euler's equations decouple, and a free body's linear momentum m·v_WC is conserved to round-off by
+// the time stepping. (With the origin's velocity the centripetal acceleration of an off-centre origin
+// enters every step and the centre of mass drifts by O(dt).) Outputs (trajectory.csv) and the scene's
+// <velocity> speak of the body frame's origin; sim/ converts, v_WL = v_WC + ω × (p_WL − p_WC). The
+// integrator moves C by dt·v_WC and turns the body about C (integration.hpp). Checked by finite
+// differences in tests/dynamics.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <string>
+#include <vector>
+
+namespace impetus {
+
+enum class JointType { Fixed, Revolute, Continuous, Prismatic, Floating };
+
+int joint_nq(JointType type);
+int joint_nv(JointType type);
+const char* joint_type_name(JointType type);
+
+/// Mass properties of a link, in its own frame L.
+struct Inertia {
+  double mass = 0;                                         // kg
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();           // p_LC: centre of mass in L (m)
+  Eigen::Matrix3d I_C = Eigen::Matrix3d::Zero();           // rotational inertia about C, axes of L (kg·m²)
+};
+
+struct Joint {
+  std::string name;
+  JointType type = JointType::Fixed;
+  Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();  // joint frame in the parent link's frame
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();         // unit, in J (revolute, continuous, prismatic)
+  bool has_limits = false;                                 // revolute and prismatic
+  double lower = 0, upper = 0;                             // position limits (rad or m)
+  double effort = 0;                                       // |τ| bound on applied torques; 0: none
+  double velocity_limit = 0;                               // informative; 0: none
+  double damping = 0;                                      // viscous joint damping (N·m·s/rad or N·s/m)
+  double friction = 0;                                     // Coulomb joint friction (N·m or N)
+  int q_index = 0;                                         // first coordinate in q
+  int v_index = 0;                                         // first coordinate in v
+};
+
+struct Link {
+  std::string name;                                        // body ID in outputs (NAME or MODEL/LINK)
+  int parent = -1;                                         // index of the parent link; −1: world
+  int tree = 0;                                            // index into MultibodyModel::trees
+  Joint joint;                                             // the joint to the parent
+  Inertia inertia;
+};
+
+/// A tree ("system" in seed 001): links [first_link, first_link + num_links), contiguous in q and v.
+/// A free body is a one-link tree with a floating joint; a static body a tree with nv = 0.
+struct Tree {
+  std::string name;
+  int first_link = 0, num_links = 0;
+  int q_offset = 0, nq = 0;
+  int v_offset = 0, nv = 0;
+};
+
+struct MultibodyModel {
+  std::vector<Link> links;                                 // topological order: parent < child
+  std::vector<Tree> trees;
+  int nq = 0, nv = 0;
+  Eigen::Vector3d gravity{0, 0, -9.81};                    // m/s²
+
+  /// Appends a tree; its links must be given parent-first, with parents indexed relative to the
+  /// tree (−1: world). Fills tree, q/v indices and offsets. Returns the tree's index.
+  int add_tree(const std::string& name, std::vector<Link> links);
+  /// Index of the link with that name, or −1.
+  int find_link(const std::string& name) const;
+  /// The neutral configuration: zero joint coordinates, identity quaternions.
+  Eigen::VectorXd neutral_configuration() const;
+};
+
+}  // namespace impetus

@@ -1,0 +1,15 @@
+// Recursive Newton–Euler (RBDA §5.3, world coordinates): τ = M(q)v̇ + h(q, v), gravity included.
+#pragma once
+
+#include "dynamics/data.hpp"
+
+namespace impetus {
+
+/// Writes and returns data.tau = M v̇ + h for the whole model. Needs forward_kinematics at (q, v).
+const Eigen::VectorXd& rnea(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v,
+                            const Eigen::VectorXd& vdot);
+
+/// The bias h(q, v) = C(q, v)v + g(q): rnea with v̇ = 0.
+const Eigen::VectorXd& bias_forces(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v);
+
+}  // namespace impetus

@@ -1,0 +1,217 @@
+#include "sim/assembly.hpp"
+
+#include <cmath>
+#include <numeric>
+
+#include "dynamics/jacobian.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// Disjoint sets of trees, joined by contacts; the islands of the step.
+struct TreeUnion {
+  std::vector<int> parent;
+  explicit TreeUnion(int n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  int find(int i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  }
+  void join(int a, int b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smallest tree index is the root: deterministic
+  }
+};
+
+int movable_tree(const WorldModel& model, int link) {
+  if (link < 0) return -1;
+  const int t = model.multibody.links[link].tree;
+  return model.multibody.trees[t].nv > 0 ? t : -1;
+}
+
+void pair_friction(const WorldModel& model, int link_a, int link_b, double& mu, double& mu_viscous) {
+  for (const PairMaterial& m : model.pair_materials) {
+    if ((m.link_a == link_a && m.link_b == link_b) || (m.link_a == link_b && m.link_b == link_a)) {
+      mu = m.mu;
+      mu_viscous = m.mu_viscous;
+      return;
+    }
+  }
+  const bool ground = link_a == kGround || link_b == kGround;
+  mu = ground ? model.ground_mu : model.physics.mu;
+  mu_viscous = ground ? model.ground_mu_viscous : model.physics.mu_viscous;
+}
+
+struct LimitRow {
+  int tree, dof;
+  double sign, phi;
+};
+
+}  // namespace
+
+void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3d& t2) {
+  const Eigen::Vector3d e = std::abs(n.x()) > M_SQRT1_2 ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitX();
+  t1 = (e - n * n.dot(e)).normalized();
+  t2 = n.cross(t1);
+}
+
+void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
+                               StepData& data) {
+  const MultibodyModel& mb = model.multibody;
+  const int num_trees = static_cast<int>(mb.trees.size());
+
+  // Joint limits within reach of this step.
+  static thread_local std::vector<LimitRow> limits;
+  limits.clear();
+  for (const Link& link : mb.links) {
+    const Joint& j = link.joint;
+    if (!j.has_limits || joint_nv(j.type) != 1) continue;
+    const double q = state.q[j.q_index], reach = kLimitActivationDistance + std::abs(state.v[j.v_index]) * dt;
+    if (q - j.lower < reach) limits.push_back({link.tree, j.v_index, +1.0, q - j.lower});
+    if (j.upper - q < reach) limits.push_back({link.tree, j.v_index, -1.0, j.upper - q});
+  }
+
+  // Islands: trees joined by contacts; an island exists where there is a row to solve.
+  TreeUnion sets(num_trees);
+  for (const ContactPoint& c : data.contacts) {
+    const int ta = movable_tree(model, c.link_a), tb = movable_tree(model, c.link_b);
+    if (ta >= 0 && tb >= 0) sets.join(ta, tb);
+  }
+  static thread_local std::vector<int> island_of_root;
+  island_of_root.assign(num_trees, -1);
+  int num_islands = 0;
+  auto island_of_tree = [&](int t) {
+    const int r = sets.find(t);
+    if (island_of_root[r] < 0) island_of_root[r] = num_islands++;
+    return island_of_root[r];
+  };
+  // Islands are numbered in the order of their first contact; the contact order is deterministic.
+  static thread_local std::vector<int> contact_island;
+  contact_island.assign(data.contacts.size(), -1);
+  for (std::size_t i = 0; i < data.contacts.size(); ++i) {
+    const ContactPoint& c = data.contacts[i];
+    const int t = std::max(movable_tree(model, c.link_a), movable_tree(model, c.link_b));
+    if (t >= 0) contact_island[i] = island_of_tree(t);
+  }
+  for (const LimitRow& l : limits) island_of_tree(l.tree);
+
+  data.islands.resize(num_islands);
+  if (static_cast<int>(data.problems.size()) < num_islands) data.problems.resize(num_islands);
+  for (Island& island : data.islands) {
+    island.trees.clear();
+    island.contacts.clear();
+    island.limit_dofs.clear();
+    island.limit_sign.clear();
+  }
+  for (int t = 0; t < num_trees; ++t) {
+    if (mb.trees[t].nv == 0) continue;
+    const int r = sets.find(t);
+    if (island_of_root[r] >= 0) data.islands[island_of_root[r]].trees.push_back(t);
+  }
+  for (std::size_t i = 0; i < data.contacts.size(); ++i)
+    if (contact_island[i] >= 0) data.islands[contact_island[i]].contacts.push_back(static_cast<int>(i));
+  for (const LimitRow& l : limits) {
+    Island& island = data.islands[island_of_root[sets.find(l.tree)]];
+    island.limit_dofs.push_back(l.dof);
+    island.limit_sign.push_back(l.sign);
+  }
+
+  data.t1.resize(data.contacts.size());
+  data.t2.resize(data.contacts.size());
+  static thread_local std::vector<int> column_of_tree;  // first island column of each tree, −1 if absent
+  column_of_tree.assign(num_trees, -1);
+  static thread_local std::vector<Eigen::Triplet<double>> tN, tS, tT, tL;
+
+  for (int k = 0; k < num_islands; ++k) {
+    const Island& island = data.islands[k];
+    ContactProblem& P = data.problems[k];
+    P.dt = dt;
+    P.systems.clear();
+    int nv = 0;
+    for (int t : island.trees) {
+      column_of_tree[t] = nv;
+      P.systems.push_back({nv, mb.trees[t].nv, &data.M_eff[t], &data.M_llt[t]});
+      nv += mb.trees[t].nv;
+    }
+    P.nv = nv;
+    P.v.resize(nv);
+    P.v_star.resize(nv);
+    for (int t : island.trees) {
+      P.v.segment(column_of_tree[t], mb.trees[t].nv) = state.v.segment(mb.trees[t].v_offset, mb.trees[t].nv);
+      P.v_star.segment(column_of_tree[t], mb.trees[t].nv) = data.v_star.segment(mb.trees[t].v_offset, mb.trees[t].nv);
+    }
+
+    // Contact rows.
+    const int nc = static_cast<int>(island.contacts.size());
+    P.nc = nc;
+    P.phi.resize(nc);
+    P.mu.resize(nc);
+    P.mu_viscous.resize(nc);
+    P.keys.resize(nc);
+    P.p_N_guess.setZero(nc);
+    P.p_S_guess.setZero(nc);
+    P.p_T_guess.setZero(nc);
+    tN.clear();
+    tS.clear();
+    tT.clear();
+    for (int r = 0; r < nc; ++r) {
+      const int ci = island.contacts[r];
+      const ContactPoint& c = data.contacts[ci];
+      Eigen::Vector3d& t1 = data.t1[ci];
+      Eigen::Vector3d& t2 = data.t2[ci];
+      tangent_basis(c.n_W, t1, t2);
+      auto add_link = [&](int link, double sign) {
+        if (movable_tree(model, link) < 0) return;
+        const Tree& tree = mb.trees[mb.links[link].tree];
+        const int base = column_of_tree[mb.links[link].tree] - tree.v_offset;
+        for_each_point_jacobian_column(mb, data.multibody, link, c.p_W, [&](int gk, const Eigen::Vector3d& col) {
+          tN.emplace_back(r, base + gk, sign * c.n_W.dot(col));
+          tS.emplace_back(r, base + gk, sign * t1.dot(col));
+          tT.emplace_back(r, base + gk, sign * t2.dot(col));
+        });
+      };
+      add_link(c.link_a, +1.0);
+      add_link(c.link_b, -1.0);  // same link on both sides (self-contact) sums to the relative Jacobian
+      P.phi[r] = c.phi;
+      pair_friction(model, c.link_a, c.link_b, P.mu[r], P.mu_viscous[r]);
+      P.keys[r] = {c.geom_a, c.geom_b, c.feature};
+      if (auto it = previous.find(P.keys[r]); it != previous.end()) {
+        P.p_N_guess[r] = it->second[0];
+        P.p_S_guess[r] = it->second[1];
+        P.p_T_guess[r] = it->second[2];
+      }
+    }
+    P.N.resize(nc, nv);
+    P.S.resize(nc, nv);
+    P.T.resize(nc, nv);
+    P.N.setFromTriplets(tN.begin(), tN.end());
+    P.S.setFromTriplets(tS.begin(), tS.end());
+    P.T.setFromTriplets(tT.begin(), tT.end());
+
+    // Joint-limit rows.
+    const int nl = static_cast<int>(island.limit_dofs.size());
+    P.nl = nl;
+    P.phi_L.resize(nl);
+    P.p_L_guess.setZero(nl);
+    tL.clear();
+    for (int r = 0; r < nl; ++r) {
+      const int dof = island.limit_dofs[r];
+      const int t = [&] {
+        for (int tt : island.trees)
+          if (dof >= mb.trees[tt].v_offset && dof < mb.trees[tt].v_offset + mb.trees[tt].nv) return tt;
+        return -1;
+      }();
+      tL.emplace_back(r, column_of_tree[t] + dof - mb.trees[t].v_offset, island.limit_sign[r]);
+    }
+    int r = 0;
+    for (const LimitRow& l : limits)
+      if (island_of_root[sets.find(l.tree)] == k) P.phi_L[r++] = l.phi;
+    P.L.resize(nl, nv);
+    P.L.setFromTriplets(tL.begin(), tL.end());
+
+    for (int t : island.trees) column_of_tree[t] = -1;
+  }
+}
+
+}  // namespace impetus

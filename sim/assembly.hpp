@@ -1,0 +1,30 @@
+// Stage 4, assembly: islands and their ContactProblems, from the contacts and the kinematics.
+//
+// It lives in sim/ and not in contact/ because it needs the Jacobians of dynamics/ and the contacts of
+// collision/, while contact/ depends on Eigen only (STYLE.md 9).
+//
+// Rows (DESIGN.md conventions): for contact i between links A and B at p with normal n (B → A) and
+// tangents t1, t2 = n × t1,
+//     N_i = nᵀ (J_A(p) − J_B(p)),   S_i = t1ᵀ (J_A(p) − J_B(p)),   T_i = t2ᵀ (J_A(p) − J_B(p)),
+// J_X the point Jacobian of link X (zero for the ground and static links). A joint at a limit gives a
+// row L = ±e_k with gap φ_L = q − lower or upper − q.
+#pragma once
+
+#include "sim/step_data.hpp"
+
+namespace impetus {
+
+/// t1: the world x axis projected on the tangent plane (the world y axis when n is within 45° of x),
+/// t2 = n × t1. Deterministic, and along the slope of an incline that rises along x.
+void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3d& t2);
+
+/// Distance from a joint limit under which its row enters the problem (rad or m), beyond the
+/// distance the joint can travel in one step.
+constexpr double kLimitActivationDistance = 1e-3;
+
+/// Fills data.islands, data.problems (rows, φ, μ, M blocks, v*, warm-start guesses) and data.t1/t2.
+/// Needs stages 1–3 in `data`. `previous`: last step's impulses, for the warm-start guesses.
+void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
+                               StepData& data);
+
+}  // namespace impetus

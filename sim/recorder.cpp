@@ -1,0 +1,204 @@
+#include "sim/recorder.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "dynamics/energy.hpp"
+#include "dynamics/kinematics.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// Shortest text that reads back to the same double: deterministic and compact.
+void put(std::ofstream& out, double x) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
+  out.write(buffer, end - buffer);
+}
+
+std::ofstream open_csv(const std::filesystem::path& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path.string() + ":0: error: cannot write this file");
+  return out;
+}
+
+/// Recording instants are compared with this slack so that t = k·record_dt is not missed by round-off.
+constexpr double kRecordTimeSlack = 1e-9;
+
+}  // namespace
+
+Recorder::Recorder(const WorldModel& model, const std::string& out_dir, double dt, double record_dt)
+    : model_(model), out_dir_(out_dir), dt_(dt), record_dt_(record_dt < dt ? 0 : record_dt), data_(model.multibody) {
+  std::filesystem::create_directories(out_dir_);
+  const std::filesystem::path dir(out_dir_);
+  trajectory_ = open_csv(dir / "trajectory.csv");
+  contacts_ = open_csv(dir / "contacts.csv");
+  stats_ = open_csv(dir / "stats.csv");
+
+  trajectory_ << "t";
+  for (const Link& link : model_.multibody.links)
+    for (const char* c : {"px", "py", "pz", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"})
+      trajectory_ << ',' << link.name << '.' << c;
+  for (const RecordedJoint& j : model_.recorded_joints) trajectory_ << ',' << j.column << ".q," << j.column << ".qd";
+  trajectory_ << ",kinetic_energy,potential_energy\n";
+  contacts_ << "t,a,b,px,py,pz,nx,ny,nz,gap,impulse_n,impulse_t1,impulse_t2\n";
+  stats_ << "t,contacts,solver_calls,solver_iterations,solver_fallbacks,solver_failures,kinetic_energy,"
+            "potential_energy,max_penetration\n";
+}
+
+double Recorder::energy(const State& state) {
+  forward_kinematics(model_.multibody, data_, state.q, state.v);
+  last_kinetic_ = kinetic_energy(model_.multibody, data_);
+  last_potential_ = potential_energy(model_.multibody, data_);
+  return last_kinetic_ + last_potential_;
+}
+
+void Recorder::record_initial(const State& state) {
+  last_energy_ = totals_.energy_initial = totals_.energy_final = energy(state);
+  last_state_ = state;
+  write_trajectory_row(state);
+  stats_ << "0,0,0,0,0,0,";
+  put(stats_, last_kinetic_);
+  stats_ << ',';
+  put(stats_, last_potential_);
+  stats_ << ",0\n";
+  next_record_t_ = record_dt_;
+}
+
+void Recorder::record_step(const State& state, const StepData& step, bool last) {
+  const auto start = std::chrono::steady_clock::now();
+  RunTotals& r = totals_;
+  const StepStatistics& s = step.stats;
+  ++r.steps;
+  r.times += step.times;
+  r.max_penetration = std::max(r.max_penetration, s.max_penetration);
+  r.contacts_sum += s.contacts;
+  r.contacts_max = std::max(r.contacts_max, s.contacts);
+  r.solver_calls += s.solver_calls;
+  r.solver_failures += s.solver_failures;
+  r.solver_fallbacks += s.solver_fallbacks;
+  r.solver_iterations += s.solver_iterations;
+  r.solver_max_iterations = std::max(r.solver_max_iterations, s.solver_max_iterations);
+  if (s.solver_calls > 0) r.contact_max_gain = std::max(r.contact_max_gain, s.contact_energy_change);
+
+  const double E = energy(state);
+  r.energy_max_gain = std::max(r.energy_max_gain, E - last_energy_);
+  r.energy_final = last_energy_ = E;
+  last_state_ = state;
+
+  if (last || state.t >= next_record_t_ - kRecordTimeSlack) {
+    write_trajectory_row(state);
+    write_contact_rows(state.t, step);
+    write_stats_row(state.t, step);
+    while (next_record_t_ <= state.t + kRecordTimeSlack) next_record_t_ += record_dt_ > 0 ? record_dt_ : dt_;
+  }
+  r.times.recording += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void Recorder::write_trajectory_row(const State& state) {
+  // data_ holds the kinematics of `state` (energy() ran on it).
+  put(trajectory_, state.t);
+  for (std::size_t i = 0; i < model_.multibody.links.size(); ++i) {
+    const Eigen::Isometry3d& X = data_.X_WL[i];
+    const Eigen::Quaterniond quat(X.linear());
+    const Vec3 p = X.translation(), v = point_velocity(data_.V[i], p), w = data_.V[i].head<3>();
+    for (double x : {p.x(), p.y(), p.z(), quat.w(), quat.x(), quat.y(), quat.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z()}) {
+      trajectory_ << ',';
+      put(trajectory_, x);
+    }
+  }
+  for (const RecordedJoint& j : model_.recorded_joints) {
+    trajectory_ << ',';
+    put(trajectory_, state.q[j.q_index]);
+    trajectory_ << ',';
+    put(trajectory_, state.v[j.v_index]);
+  }
+  trajectory_ << ',';
+  put(trajectory_, last_kinetic_);
+  trajectory_ << ',';
+  put(trajectory_, last_potential_);
+  trajectory_ << '\n';
+}
+
+void Recorder::write_contact_rows(double t, const StepData& step) {
+  // The contacts of the step that ended at t: detected at its start, impulses over the step.
+  auto id = [&](int link) { return link < 0 ? std::string("ground") : model_.multibody.links[link].name; };
+  for (std::size_t i = 0; i < step.contacts.size(); ++i) {
+    const ContactPoint& c = step.contacts[i];
+    put(contacts_, t);
+    contacts_ << ',' << id(c.link_a) << ',' << id(c.link_b);
+    const Eigen::Vector3d& p = step.impulse.size() > i ? step.impulse[i] : Eigen::Vector3d::Zero().eval();
+    for (double x : {c.p_W.x(), c.p_W.y(), c.p_W.z(), c.n_W.x(), c.n_W.y(), c.n_W.z(), c.phi, p[0], p[1], p[2]}) {
+      contacts_ << ',';
+      put(contacts_, x);
+    }
+    contacts_ << '\n';
+  }
+}
+
+void Recorder::write_stats_row(double t, const StepData& step) {
+  const StepStatistics& s = step.stats;
+  put(stats_, t);
+  stats_ << ',' << s.contacts << ',' << s.solver_calls << ',' << s.solver_iterations << ',' << s.solver_fallbacks << ','
+         << s.solver_failures << ',';
+  put(stats_, last_kinetic_);
+  stats_ << ',';
+  put(stats_, last_potential_);
+  stats_ << ',';
+  put(stats_, s.max_penetration);
+  stats_ << '\n';
+}
+
+void Recorder::finish(const std::string& status, const std::string& contact_model, double dt) {
+  trajectory_.close();
+  contacts_.close();
+  stats_.close();
+  const RunTotals& r = totals_;
+  using nlohmann::json;
+  auto finite_or_zero = [](double x) { return std::isfinite(x) ? x : 0.0; };
+  json timing = {{"kinematics", r.times.kinematics}, {"collision", r.times.collision},   {"dynamics", r.times.dynamics},
+                 {"assembly", r.times.assembly},     {"contact", r.times.contact},       {"integration", r.times.integration},
+                 {"recording", r.times.recording}};
+  json final_state = json::object();
+  forward_kinematics(model_.multibody, data_, last_state_.q, last_state_.v);
+  for (std::size_t i = 0; i < model_.multibody.links.size(); ++i) {
+    const Eigen::Isometry3d& X = data_.X_WL[i];
+    const Eigen::Quaterniond quat(X.linear());
+    const Vec3 p = X.translation(), v = point_velocity(data_.V[i], p), w = data_.V[i].head<3>();
+    final_state[model_.multibody.links[i].name] = {{"p", {p.x(), p.y(), p.z()}},
+                                                   {"q", {quat.w(), quat.x(), quat.y(), quat.z()}},
+                                                   {"v", {v.x(), v.y(), v.z()}},
+                                                   {"w", {w.x(), w.y(), w.z()}}};
+  }
+  json summary = {
+      {"scene", model_.name},
+      {"contact_model", contact_model},
+      {"dt", dt},
+      {"steps", r.steps},
+      {"sim_time", last_state_.t},
+      {"wall_time_s", r.times.stepping()},
+      {"timing", timing},
+      {"status", status},
+      {"max_penetration", r.max_penetration},
+      {"contacts", {{"max_per_step", r.contacts_max}, {"mean_per_step", r.steps ? double(r.contacts_sum) / r.steps : 0.0}}},
+      {"solver",
+       {{"calls", r.solver_calls},
+        {"failures", r.solver_failures},
+        {"fallbacks", r.solver_fallbacks},
+        {"mean_iterations", r.solver_calls ? double(r.solver_iterations) / r.solver_calls : 0.0},
+        {"max_iterations", r.solver_max_iterations}}},
+      {"energy",
+       {{"initial", r.energy_initial},
+        {"final", finite_or_zero(r.energy_final)},
+        {"max_gain", r.steps ? finite_or_zero(r.energy_max_gain) : 0.0},
+        {"contact_max_gain", r.solver_calls ? finite_or_zero(r.contact_max_gain) : 0.0}}},
+      {"final_state", final_state}};
+  std::ofstream out(std::filesystem::path(out_dir_) / "summary.json");
+  out << summary.dump(2) << '\n';
+}
+
+}  // namespace impetus

@@ -1,0 +1,63 @@
+// Stage 7, recording: trajectory.csv, contacts.csv, stats.csv and summary.json of DESIGN.md.
+//
+// Rows are written every record_dt of simulated time (and the first and last step); the summary's maxima
+// and means are over every step, recorded or not. Files are flushed as the run goes and closed, with
+// the summary, whatever way the run ends, so nothing recorded is lost when a run fails.
+#pragma once
+
+#include <fstream>
+#include <string>
+
+#include "dynamics/data.hpp"
+#include "sim/step_data.hpp"
+#include "sim/world.hpp"
+
+namespace impetus {
+
+/// Totals over a run, for summary.json.
+struct RunTotals {
+  long steps = 0;
+  StageTimes times;
+  double max_penetration = 0;
+  long contacts_sum = 0;
+  int contacts_max = 0;
+  long solver_calls = 0, solver_failures = 0, solver_fallbacks = 0, solver_iterations = 0;
+  int solver_max_iterations = 0;
+  double energy_initial = 0, energy_final = 0;
+  double energy_max_gain = -std::numeric_limits<double>::infinity();
+  double contact_max_gain = -std::numeric_limits<double>::infinity();
+};
+
+class Recorder {
+ public:
+  /// Opens the files in out_dir (created if missing). record_dt ≤ 0 or < dt: every step.
+  Recorder(const WorldModel& model, const std::string& out_dir, double dt, double record_dt);
+
+  /// The initial state, at t = 0.
+  void record_initial(const State& state);
+  /// After a step: accumulates the totals from `step`, and writes rows when due (always when `last`).
+  void record_step(const State& state, const StepData& step, bool last);
+  /// Writes summary.json and closes the files. status: "ok", "diverged", or why the run stopped.
+  void finish(const std::string& status, const std::string& contact_model, double dt);
+
+  const RunTotals& totals() const { return totals_; }
+
+ private:
+  double energy(const State& state);            // T + U at state (kinematics into data_)
+  void write_trajectory_row(const State& state);
+  void write_contact_rows(double t, const StepData& step);
+  void write_stats_row(double t, const StepData& step);
+
+  const WorldModel& model_;
+  std::string out_dir_;
+  double dt_, record_dt_;
+  double next_record_t_ = 0;
+  MultibodyData data_;
+  std::ofstream trajectory_, contacts_, stats_;
+  RunTotals totals_;
+  double last_energy_ = 0;
+  double last_kinetic_ = 0, last_potential_ = 0;
+  State last_state_;
+};
+
+}  // namespace impetus

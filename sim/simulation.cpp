@@ -1,0 +1,42 @@
+#include "sim/simulation.hpp"
+
+#include <cmath>
+
+#include "sim/stepper.hpp"
+
+namespace impetus {
+
+RunReport run_simulation(const World& world, const RunOptions& options) {
+  RunReport report;
+  report.contact_model = options.contact_model.empty() ? world.model.physics.contact_model : options.contact_model;
+  report.dt = options.dt > 0 ? options.dt : world.model.physics.dt;
+  const double duration = options.duration >= 0 ? options.duration : world.model.physics.duration;
+  const long steps = std::lround(duration / report.dt);
+
+  Stepper stepper(world.model, report.contact_model, report.dt);
+  Recorder recorder(world.model, options.out_dir, report.dt, options.record_dt);
+  State state = world.initial;
+  recorder.record_initial(state);
+  report.status = "ok";
+  const long progress_every = std::max(1L, steps / 200);
+  try {
+    for (long k = 1; k <= steps; ++k) {
+      stepper.step(state);
+      state.t = k * report.dt;  // no accumulated round-off in t
+      const bool finite = state.q.allFinite() && state.v.allFinite();
+      recorder.record_step(state, stepper.data(), k == steps || !finite);
+      if (!finite) {
+        report.status = "diverged";
+        break;
+      }
+      if (options.progress && k % progress_every == 0) options.progress(double(k) / steps);
+    }
+  } catch (const std::exception& e) {
+    report.status = std::string("stopped: ") + e.what();
+  }
+  recorder.finish(report.status, report.contact_model, report.dt);
+  report.totals = recorder.totals();
+  return report;
+}
+
+}  // namespace impetus

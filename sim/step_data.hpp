@@ -1,0 +1,87 @@
+// Per-step scratch of the stepper, grouped by the stage that writes it (STYLE.md 3). Sized once from the
+// model; buffers are reused from step to step.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <unordered_map>
+#include <vector>
+
+#include "collision/contact_set.hpp"
+#include "contact/problem.hpp"
+#include "contact/result.hpp"
+#include "dynamics/data.hpp"
+#include "sim/world.hpp"
+
+namespace impetus {
+
+/// Seconds spent in each stage of one step (or summed over a run).
+struct StageTimes {
+  double kinematics = 0, collision = 0, dynamics = 0, assembly = 0, contact = 0, integration = 0, recording = 0;
+  double stepping() const { return kinematics + collision + dynamics + assembly + contact + integration; }
+  StageTimes& operator+=(const StageTimes& o);
+};
+
+struct ContactKeyHash {
+  std::size_t operator()(const ContactKey& k) const {
+    return (static_cast<std::size_t>(k.geom_a + 1) * 73856093u) ^ (static_cast<std::size_t>(k.geom_b + 1) * 19349663u) ^
+           (static_cast<std::size_t>(k.feature) * 83492791u);
+  }
+};
+/// Impulses (p_N, p_S, p_T) of the last step by contact identity: the warm start of the next.
+using ImpulseMemory = std::unordered_map<ContactKey, Eigen::Vector3d, ContactKeyHash>;
+
+/// An island: trees coupled by contacts (and joint limits), solved as one ContactProblem.
+struct Island {
+  std::vector<int> trees;                 // tree indices, ascending; system i of the problem is trees[i]
+  std::vector<int> contacts;              // indices into StepData::contacts, in row order
+  std::vector<int> limit_dofs;            // global velocity index of each joint-limit row
+  std::vector<double> limit_sign;         // +1 lower limit (v ≥ …), −1 upper limit
+};
+
+/// What one step did, for the recorder and the run summary.
+struct StepStatistics {
+  int contacts = 0;
+  int islands = 0;
+  int solver_calls = 0;
+  int solver_iterations = 0;              // summed over the step's islands
+  int solver_max_iterations = 0;          // the largest of one island's solve
+  int solver_fallbacks = 0;
+  int solver_failures = 0;
+  double max_penetration = 0;             // m, ≥ 0, over the step's contacts
+  double contact_energy_change = 0;       // J: ½v⁺ᵀMv⁺ − ½v*ᵀMv*, summed over islands
+};
+
+struct StepData {
+  explicit StepData(const WorldModel& model);
+
+  // --- 1. kinematics (and 3. dynamics: data.M, data.tau) ---
+  MultibodyData multibody;
+
+  // --- 2. collision ---
+  ContactSet contacts;
+
+  // --- 3. dynamics ---
+  Eigen::VectorXd h;                      // (nv) bias C(q, v)v + g(q)
+  Eigen::VectorXd tau;                    // (nv) applied generalized forces (controllers, springs)
+  std::vector<Eigen::MatrixXd> M_eff;     // per tree (nv_t×nv_t): M + dt·D, damping D taken implicitly
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;
+  Eigen::VectorXd v_star;                 // (nv) v* = (M + dt·D)⁻¹(M v + dt(τ − h))
+
+  // --- 4. assembly ---
+  std::vector<Island> islands;
+  std::vector<ContactProblem> problems;   // one per island
+  std::vector<Eigen::Vector3d> t1, t2;    // per contact: tangent directions of the S and T rows (W)
+
+  // --- 5. contact ---
+  std::vector<ContactResult> results;     // one per island
+  Eigen::VectorXd v_plus;                 // (nv)
+  std::vector<Eigen::Vector3d> impulse;   // per contact: (p_N, p_S, p_T) in N·s
+
+  // --- 6. integration ---
+  Eigen::VectorXd q_plus;                 // (nq)
+
+  StepStatistics stats;
+  StageTimes times;
+};
+
+}  // namespace impetus

@@ -1,0 +1,183 @@
+#include "sim/stepper.hpp"
+
+#include <chrono>
+
+#include "contact/factory.hpp"
+#include "dynamics/crba.hpp"
+#include "dynamics/integration.hpp"
+#include "dynamics/kinematics.hpp"
+#include "dynamics/rnea.hpp"
+#include "sim/assembly.hpp"
+
+namespace impetus {
+
+namespace {
+
+CollisionFilter make_filter(const WorldModel& model) {
+  CollisionFilter filter;
+  const MultibodyModel& mb = model.multibody;
+  for (const Link& link : mb.links) {
+    filter.link_parent.push_back(link.parent);
+    filter.link_movable.push_back(mb.trees[link.tree].nv > 0);
+  }
+  filter.exclude_parent_child = model.collision.exclude_parent_child;
+  filter.margin = model.collision.margin;
+  filter.has_ground = model.has_ground;
+  return filter;
+}
+
+const ModelOptions& options_of(const WorldModel& model, const std::string& name) {
+  static const ModelOptions none;
+  auto it = model.physics.model_options.find(name);
+  return it == model.physics.model_options.end() ? none : it->second;
+}
+
+/// Adds the seconds since `start` to `slot` and restarts the clock.
+class StageClock {
+ public:
+  void lap(double& slot) {
+    const auto now = std::chrono::steady_clock::now();
+    slot += std::chrono::duration<double>(now - start_).count();
+    start_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
+Stepper::Stepper(const WorldModel& model, const std::string& contact_model, double dt)
+    : model_(model),
+      dt_(dt),
+      contact_model_name_(contact_model),
+      contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
+      detector_(model.geometries, make_filter(model)),
+      data_(model) {}
+
+void Stepper::step(State& state) {
+  data_.times = {};
+  data_.stats = {};
+  StageClock clock;
+  compute_kinematics(state);
+  clock.lap(data_.times.kinematics);
+  detect_collisions();
+  clock.lap(data_.times.collision);
+  compute_dynamics(state);
+  clock.lap(data_.times.dynamics);
+  assemble_contact_problems(state);
+  clock.lap(data_.times.assembly);
+  solve_contacts();
+  clock.lap(data_.times.contact);
+  integrate_state(state);
+  clock.lap(data_.times.integration);
+}
+
+void Stepper::compute_kinematics(const State& state) {
+  forward_kinematics(model_.multibody, data_.multibody, state.q, state.v);
+}
+
+void Stepper::detect_collisions() {
+  detector_.detect(data_.multibody.X_WL, data_.contacts);
+  data_.stats.contacts = static_cast<int>(data_.contacts.size());
+  for (const ContactPoint& c : data_.contacts) data_.stats.max_penetration = std::max(data_.stats.max_penetration, -c.phi);
+}
+
+void Stepper::compute_dynamics(const State& state) {
+  const MultibodyModel& mb = model_.multibody;
+  crba(mb, data_.multibody);
+  data_.h = bias_forces(mb, data_.multibody, state.v);
+  data_.tau.setZero();
+  for (std::size_t t = 0; t < mb.trees.size(); ++t) {
+    const Tree& tree = mb.trees[t];
+    if (tree.nv == 0) continue;
+    // Joint damping implicit: M(v⁺ − v) = dt(τ − h − D v⁺)  ⇒  (M + dt·D) v⁺ = M v + dt(τ − h).
+    Eigen::MatrixXd& M_eff = data_.M_eff[t];
+    M_eff = data_.multibody.M[t];
+    for (int i = tree.first_link; i < tree.first_link + tree.num_links; ++i) {
+      const Joint& j = mb.links[i].joint;
+      if (joint_nv(j.type) == 1) M_eff(j.v_index - tree.v_offset, j.v_index - tree.v_offset) += dt_ * j.damping;
+    }
+    data_.M_llt[t].compute(M_eff);
+    const auto v = state.v.segment(tree.v_offset, tree.nv);
+    data_.v_star.segment(tree.v_offset, tree.nv) =
+        data_.M_llt[t].solve(data_.multibody.M[t] * v +
+                             dt_ * (data_.tau.segment(tree.v_offset, tree.nv) - data_.h.segment(tree.v_offset, tree.nv)));
+  }
+}
+
+void Stepper::assemble_contact_problems(const State& state) {
+  impetus::assemble_contact_problems(model_, state, dt_, previous_impulse_, data_);
+}
+
+void Stepper::solve_contacts() {
+  const MultibodyModel& mb = model_.multibody;
+  data_.v_plus = data_.v_star;  // trees in no island move freely
+  data_.impulse.assign(data_.contacts.size(), Eigen::Vector3d::Zero());
+  data_.results.resize(data_.islands.size());
+  data_.stats.islands = static_cast<int>(data_.islands.size());
+  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
+    const Island& island = data_.islands[k];
+    const ContactProblem& problem = data_.problems[k];
+    ContactResult& result = data_.results[k];
+    contact_model_->solve(problem, result);
+
+    StepStatistics& s = data_.stats;
+    ++s.solver_calls;
+    s.solver_iterations += result.stats.iterations;
+    s.solver_max_iterations = std::max(s.solver_max_iterations, result.stats.iterations);
+    if (result.stats.status == SolveStatus::Fallback) ++s.solver_fallbacks;
+    if (result.stats.status == SolveStatus::Failed) ++s.solver_failures;
+
+    double kinetic_change = 0;
+    for (std::size_t i = 0; i < island.trees.size(); ++i) {
+      const Tree& tree = mb.trees[island.trees[i]];
+      const SystemBlock& block = problem.systems[i];
+      const auto v_plus = result.v_plus.segment(block.offset, block.size);
+      const auto v_star = problem.v_star.segment(block.offset, block.size);
+      const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
+      kinetic_change += 0.5 * (v_plus.dot(M * v_plus) - v_star.dot(M * v_star));
+      data_.v_plus.segment(tree.v_offset, tree.nv) = v_plus;
+    }
+    s.contact_energy_change += kinetic_change;
+    for (int r = 0; r < problem.nc; ++r)
+      data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
+  }
+  previous_impulse_.clear();
+  for (std::size_t k = 0; k < data_.islands.size(); ++k)
+    for (int r = 0; r < data_.problems[k].nc; ++r)
+      previous_impulse_[data_.problems[k].keys[r]] = data_.impulse[data_.islands[k].contacts[r]];
+}
+
+void Stepper::integrate_state(State& state) {
+  integrate(model_.multibody, state.q, data_.v_plus, dt_, data_.q_plus);
+  state.q = data_.q_plus;
+  state.v = data_.v_plus;
+  state.t += dt_;
+}
+
+StageTimes& StageTimes::operator+=(const StageTimes& o) {
+  kinematics += o.kinematics;
+  collision += o.collision;
+  dynamics += o.dynamics;
+  assembly += o.assembly;
+  contact += o.contact;
+  integration += o.integration;
+  recording += o.recording;
+  return *this;
+}
+
+StepData::StepData(const WorldModel& model)
+    : multibody(model.multibody),
+      h(Eigen::VectorXd::Zero(model.multibody.nv)),
+      tau(Eigen::VectorXd::Zero(model.multibody.nv)),
+      v_star(Eigen::VectorXd::Zero(model.multibody.nv)),
+      v_plus(Eigen::VectorXd::Zero(model.multibody.nv)),
+      q_plus(Eigen::VectorXd::Zero(model.multibody.nq)) {
+  for (const Tree& tree : model.multibody.trees) {
+    M_eff.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
+    M_llt.emplace_back(tree.nv);
+  }
+}
+
+}  // namespace impetus

@@ -1,0 +1,54 @@
+// One time step = the pipeline of DESIGN.md:
+//
+//   state (q, v, t)
+//     1. kinematics   link poses and velocities at q
+//     2. collision    ContactSet: point, normal, gap φ per contact within the margin
+//     3. dynamics     M(q), h(q, v), τ; v* = v + dt·M⁻¹(τ − h)
+//     4. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ
+//     5. contact      ContactModel::solve → v⁺, impulses, statistics
+//     6. integration  q⁺ = q ⊕ dt·v⁺
+//   state (q⁺, v⁺, t + dt)
+//
+// (7, recording, is the Recorder's, called by the run loop.)
+#pragma once
+
+#include <memory>
+
+#include "collision/collision_detector.hpp"
+#include "contact/contact_model.hpp"
+#include "sim/step_data.hpp"
+#include "sim/world.hpp"
+
+namespace impetus {
+
+class Stepper {
+ public:
+  /// `model` must outlive the stepper. contact_model: a name of contact/factory.hpp.
+  Stepper(const WorldModel& model, const std::string& contact_model, double dt);
+
+  /// Advances `state` by one step of dt.
+  void step(State& state);
+
+  const StepData& data() const { return data_; }
+  double dt() const { return dt_; }
+  const std::string& contact_model_name() const { return contact_model_name_; }
+
+ private:
+  void compute_kinematics(const State& state);
+  void detect_collisions();
+  void compute_dynamics(const State& state);
+  void assemble_contact_problems(const State& state);
+  void solve_contacts();
+  void integrate_state(State& state);
+
+  const WorldModel& model_;
+  double dt_;
+  std::string contact_model_name_;
+  std::unique_ptr<ContactModel> contact_model_;
+  CollisionDetector detector_;
+  StepData data_;
+
+  ImpulseMemory previous_impulse_;         // warm start of the contact stage
+};
+
+}  // namespace impetus

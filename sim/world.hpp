@@ -1,0 +1,67 @@
+// The world: the immutable model a scene file loads into, and the state it starts from.
+#pragma once
+
+#include <Eigen/Dense>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "collision/geometry.hpp"
+#include "contact/contact_model.hpp"
+#include "dynamics/model.hpp"
+
+namespace impetus {
+
+/// <physics>: defaults for the run and for every contact pair.
+struct PhysicsSettings {
+  double dt = 0.001;                                  // s
+  double duration = 1.0;                              // s
+  std::string contact_model = "stewart_trinkle";
+  double mu = 0.5;                                    // Coulomb coefficient of every pair by default
+  double mu_viscous = 0.0;                            // viscous coefficient (N·s/m) by default
+  std::map<std::string, ModelOptions> model_options;  // <physics><MODEL …/> attributes, by model name
+};
+
+/// Collision settings (scene <physics><collision …/>).
+struct CollisionSettings {
+  double margin = 0.005;                              // m: pairs closer than this enter the contact stage
+  bool exclude_parent_child = true;                   // skip geometry pairs of a link and its parent
+};
+
+/// A per-pair friction override (<contact a= b= …>); link −1 is the ground.
+struct PairMaterial {
+  int link_a = -1, link_b = -1;
+  double mu = 0, mu_viscous = 0;
+};
+
+/// A 1-DoF joint written to trajectory.csv as MODEL.JOINT.q / .qd.
+struct RecordedJoint {
+  std::string column;                                 // "MODEL.JOINT"
+  int q_index = 0, v_index = 0;
+};
+
+struct WorldModel {
+  std::string name;                                   // scene name
+  std::string source_file;                            // the scene file, as given
+  PhysicsSettings physics;
+  CollisionSettings collision;
+  MultibodyModel multibody;                           // every body and robot link; link names are body IDs
+  std::vector<Geometry> geometries;
+  bool has_ground = false;                            // static plane z = 0, normal +z
+  double ground_mu = 0.5, ground_mu_viscous = 0.0;
+  std::vector<PairMaterial> pair_materials;
+  std::vector<RecordedJoint> recorded_joints;
+};
+
+struct State {
+  Eigen::VectorXd q;                                  // (nq)
+  Eigen::VectorXd v;                                  // (nv)
+  double t = 0;                                       // s
+};
+
+struct World {
+  WorldModel model;
+  State initial;
+};
+
+}  // namespace impetus

@@ -1,0 +1,77 @@
+// Small multibody models built in code, for the dynamics tests.
+#pragma once
+
+#include "dynamics/model.hpp"
+
+namespace impetus::test {
+
+inline Inertia box_inertia(double m, const Eigen::Vector3d& size, const Eigen::Vector3d& com = Eigen::Vector3d::Zero()) {
+  Inertia I;
+  I.mass = m;
+  I.com = com;
+  const double x = size.x() * size.x(), y = size.y() * size.y(), z = size.z() * size.z();
+  I.I_C = (m / 12.0 * Eigen::Vector3d(y + z, x + z, x + y)).asDiagonal();
+  return I;
+}
+
+/// A free asymmetric body (distinct principal moments, COM off the link origin).
+inline MultibodyModel free_body_model() {
+  MultibodyModel model;
+  Link body;
+  body.name = "body";
+  body.joint.type = JointType::Floating;
+  body.inertia = box_inertia(2.0, {0.3, 0.5, 0.9}, {0.05, -0.02, 0.1});
+  model.add_tree("body", {body});
+  return model;
+}
+
+/// A floating base with a revolute arm, a prismatic slider on it, a fixed tip and a continuous wheel:
+/// every joint type in one tree, with axes and origins off the principal directions.
+inline MultibodyModel mixed_tree_model() {
+  MultibodyModel model;
+  std::vector<Link> links(5);
+  links[0].name = "base";
+  links[0].joint.type = JointType::Floating;
+  links[0].inertia = box_inertia(3.0, {0.4, 0.3, 0.2}, {0.01, 0.02, -0.03});
+  links[1].name = "arm";
+  links[1].parent = 0;
+  links[1].joint.type = JointType::Revolute;
+  links[1].joint.axis = Eigen::Vector3d(0.2, 1.0, 0.3).normalized();
+  links[1].joint.X_PJ.translation() << 0.2, 0.1, 0.05;
+  links[1].joint.X_PJ.linear() = Eigen::AngleAxisd(0.3, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  links[1].inertia = box_inertia(1.0, {0.5, 0.05, 0.05}, {0.25, 0, 0});
+  links[2].name = "slider";
+  links[2].parent = 1;
+  links[2].joint.type = JointType::Prismatic;
+  links[2].joint.axis = Eigen::Vector3d(1, 0.1, 0).normalized();
+  links[2].joint.X_PJ.translation() << 0.4, 0, 0;
+  links[2].inertia = box_inertia(0.5, {0.1, 0.1, 0.1}, {0.0, 0.01, 0.0});
+  links[3].name = "tip";
+  links[3].parent = 2;
+  links[3].joint.type = JointType::Fixed;
+  links[3].joint.X_PJ.translation() << 0.05, 0.05, 0;
+  links[3].inertia = box_inertia(0.2, {0.05, 0.05, 0.05});
+  links[4].name = "wheel";
+  links[4].parent = 0;
+  links[4].joint.type = JointType::Continuous;
+  links[4].joint.axis = Eigen::Vector3d::UnitZ();
+  links[4].joint.X_PJ.translation() << -0.2, 0, -0.1;
+  links[4].inertia = box_inertia(0.4, {0.2, 0.2, 0.04});
+  model.add_tree("robot", links);
+  return model;
+}
+
+/// A pendulum: a rod of mass m and length l on a revolute joint about y at height h.
+inline MultibodyModel pendulum_model(double m, double l, double h) {
+  MultibodyModel model;
+  Link rod;
+  rod.name = "rod";
+  rod.joint.type = JointType::Revolute;
+  rod.joint.axis = Eigen::Vector3d::UnitY();
+  rod.joint.X_PJ.translation() << 0, 0, h;
+  rod.inertia = box_inertia(m, {0.01, 0.01, l}, {0, 0, -l / 2});
+  model.add_tree("pendulum", {rod});
+  return model;
+}
+
+}  // namespace impetus::test

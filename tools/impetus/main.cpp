@@ -1,0 +1,109 @@
+// impetus — the command line of DESIGN.md:
+//   impetus run SCENE [--model NAME] [--dt S] [--duration S] [--record-dt S] [--out DIR]
+//   impetus check SCENE
+//   impetus models
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "contact/factory.hpp"
+#include "sim/load_error.hpp"
+#include "sim/scene/scene_loader.hpp"
+#include "sim/simulation.hpp"
+
+namespace {
+
+using namespace impetus;
+
+/// A one-line progress bar on a terminal, shown once a run has taken more than a second.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled), start_(std::chrono::steady_clock::now()) {}
+  void update(double fraction) {
+    if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (elapsed < 1.0) return;
+    constexpr int kWidth = 40;
+    const int filled = static_cast<int>(fraction * kWidth);
+    const double remaining = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
+    std::fprintf(stderr, "\r[%s%s] %3.0f%%  %.0f s left ", std::string(filled, '#').c_str(),
+                 std::string(kWidth - filled, '.').c_str(), 100 * fraction, remaining);
+    shown_ = true;
+  }
+  ~ProgressBar() {
+    if (shown_) std::fprintf(stderr, "\r%80s\r", "");
+  }
+
+ private:
+  bool enabled_, shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+int command_models() {
+  for (const ContactModelInfo& m : contact_models()) std::cout << m.name << "  " << m.summary << '\n';
+  return 0;
+}
+
+int command_check(const std::string& scene) {
+  const World world = load_scene(scene);
+  std::cout << scene << ": ok: scene '" << world.model.name << "', " << world.model.multibody.links.size()
+            << " bodies, " << world.model.multibody.nv << " velocity coordinates, " << world.model.geometries.size()
+            << " collision geometries, contact model " << world.model.physics.contact_model << '\n';
+  return 0;
+}
+
+int command_run(const std::string& scene, RunOptions options) {
+  const World world = load_scene(scene);
+  if (!options.contact_model.empty() && !is_contact_model(options.contact_model))
+    throw std::invalid_argument("--model: unknown contact model '" + options.contact_model +
+                                "' (see `impetus models`)");
+  if (options.out_dir.empty()) options.out_dir = "runs/" + world.model.name;
+  ProgressBar bar(isatty(STDERR_FILENO));
+  options.progress = [&](double f) { bar.update(f); };
+  const RunReport report = run_simulation(world, options);
+  options.progress = nullptr;
+  const RunTotals& t = report.totals;
+  std::cout << world.model.name << ": " << report.status << ", " << t.steps << " steps of " << report.dt << " s with "
+            << report.contact_model << ", " << t.times.stepping() << " s stepping; max penetration "
+            << t.max_penetration << " m, solver failures " << t.solver_failures << ", fallbacks " << t.solver_fallbacks
+            << "\noutput: " << options.out_dir << "/ (trajectory.csv, contacts.csv, stats.csv, summary.json)\n";
+  return report.status == "ok" ? 0 : 3;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"impetus — a time-stepping rigid-body simulator with pluggable contact models"};
+  app.require_subcommand(1);
+
+  std::string scene;
+  impetus::RunOptions options;
+  CLI::App* run = app.add_subcommand("run", "simulate a scene and write a run folder");
+  run->add_option("scene", scene, "scene file (.xml)")->required();
+  run->add_option("--model", options.contact_model, "contact model (default: the scene's; see `impetus models`)");
+  run->add_option("--dt", options.dt, "time step in s (default: the scene's)")->check(CLI::PositiveNumber);
+  run->add_option("--duration", options.duration, "simulated time in s (default: the scene's)")->check(CLI::NonNegativeNumber);
+  run->add_option("--record-dt", options.record_dt, "recording interval in s; 0 records every step (default 0.01)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--out", options.out_dir, "output folder (default: runs/<scene name>/)");
+
+  CLI::App* check = app.add_subcommand("check", "validate a scene without running it");
+  check->add_option("scene", scene, "scene file (.xml)")->required();
+  app.add_subcommand("models", "list the contact models");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (run->parsed()) return command_run(scene, options);
+    if (check->parsed()) return command_check(scene);
+    return command_models();
+  } catch (const impetus::LoadError& e) {
+    std::cerr << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "impetus: error: " << e.what() << '\n';
+    return 1;
+  }
+}
