@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "contact/factory.hpp"
+#include "control/actuation.hpp"
 #include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
@@ -88,6 +89,7 @@ void Stepper::compute_dynamics(const State& state) {
   crba(mb, data_.multibody);
   data_.h = bias_forces(mb, data_.multibody, state.v);
   data_.tau.setZero();
+  add_actuation(mb, data_.multibody, model_.loads, model_.actuators, state.q, state.v, state.t, data_.tau);
   for (std::size_t t = 0; t < mb.trees.size(); ++t) {
     const Tree& tree = mb.trees[t];
     if (tree.nv == 0) continue;

@@ -8,6 +8,7 @@
 
 #include "collision/geometry.hpp"
 #include "contact/contact_model.hpp"
+#include "control/actuation.hpp"
 #include "dynamics/model.hpp"
 
 namespace impetus {
@@ -51,6 +52,8 @@ struct WorldModel {
   double ground_mu = 0.5, ground_mu_viscous = 0.0;
   std::vector<PairMaterial> pair_materials;
   std::vector<RecordedJoint> recorded_joints;
+  std::vector<ExternalLoad> loads;                    // <load>: wrenches on bodies
+  std::vector<JointActuator> actuators;               // <actuator>: joint efforts and PD control
 };
 
 struct State {
