@@ -1,7 +1,9 @@
 #include "sim/simulation.hpp"
 
 #include <cmath>
+#include <filesystem>
 
+#include "sim/output/geometry_json.hpp"
 #include "sim/stepper.hpp"
 
 namespace impetus {
@@ -15,6 +17,7 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
 
   Stepper stepper(world.model, report.contact_model, report.dt);
   Recorder recorder(world.model, options.out_dir, report.dt, options.record_dt);
+  write_geometry_json(world.model, std::filesystem::path(options.out_dir) / "geometry.json");
   State state = world.initial;
   recorder.record_initial(state);
   report.status = "ok";

@@ -2,6 +2,7 @@
 //   impetus run SCENE [--model NAME] [--dt S] [--duration S] [--record-dt S] [--out DIR]
 //   impetus check SCENE
 //   impetus models
+//   impetus view RUN_DIR [--serve] [--port N]
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 #include "sim/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/simulation.hpp"
+#include "view.hpp"
 
 namespace {
 
@@ -69,7 +71,9 @@ int command_run(const std::string& scene, RunOptions options) {
   std::cout << world.model.name << ": " << report.status << ", " << t.steps << " steps of " << report.dt << " s with "
             << report.contact_model << ", " << t.times.stepping() << " s stepping; max penetration "
             << t.max_penetration << " m, solver failures " << t.solver_failures << ", fallbacks " << t.solver_fallbacks
-            << "\noutput: " << options.out_dir << "/ (trajectory.csv, contacts.csv, stats.csv, summary.json)\n";
+            << "\noutput: " << options.out_dir
+            << "/ (trajectory.csv, contacts.csv, stats.csv, summary.json, geometry.json); view it with: impetus view "
+            << options.out_dir << '\n';
   return report.status == "ok" ? 0 : 3;
 }
 
@@ -94,10 +98,19 @@ int main(int argc, char** argv) {
   check->add_option("scene", scene, "scene file (.xml)")->required();
   app.add_subcommand("models", "list the contact models");
 
+  std::string run_dir;
+  bool serve = false;
+  int port = impetus::kViewDefaultPort;
+  CLI::App* view = app.add_subcommand("view", "write RUN_DIR/view.html, a self-contained 3-D replay of a run");
+  view->add_option("run_dir", run_dir, "a folder written by `impetus run`")->required();
+  view->add_flag("--serve", serve, "serve the page on 127.0.0.1 instead (for runs too large to inline)");
+  view->add_option("--port", port, "port for --serve (0: any free port)");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (run->parsed()) return command_run(scene, options);
     if (check->parsed()) return command_check(scene);
+    if (view->parsed()) return impetus::view_command(run_dir, serve, port, std::cout, std::cerr);
     return command_models();
   } catch (const impetus::LoadError& e) {
     std::cerr << e.what() << '\n';

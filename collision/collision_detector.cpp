@@ -1,0 +1,250 @@
+// The collision stage (DESIGN.md step 2).
+//
+//   1. poses        X_WG = X_WL[link] · X_LG for every geometry; its tight world box, grown by margin/2
+//                   on every side, becomes its FCL bounding box, so two boxes overlap exactly when
+//                   the shapes' boxes are closer than the margin.
+//   2. broad phase  FCL dynamic AABB trees: one for movable geometries, one for immovable ones
+//                   (rebuilt only when they are moved); candidates = movable × movable ∪ movable ×
+//                   immovable, filtered (PairFilter), sorted by geometry index.
+//   3. narrow phase per geometry a in index order: its ground contacts (closed form,
+//                   ground_contacts.hpp), then its pairs (a, b > a): convex pairs by FCL's query and
+//                   the manifold builder (manifold.hpp), pairs with a non-convex mesh by FCL alone
+//                   (fcl_adapter.hpp); each pair's points reduced (contact_reduction.hpp).
+// A = the lower geometry index, B = the higher one, or the ground.
+#include "collision/collision_detector.hpp"
+
+#include <fcl/fcl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <stdexcept>
+
+#include "collision/collision_shape.hpp"
+#include "collision/contact_reduction.hpp"
+#include "collision/fcl_adapter.hpp"
+#include "collision/ground_contacts.hpp"
+#include "collision/manifold.hpp"
+#include "collision/pair_filter.hpp"
+
+namespace impetus {
+namespace {
+
+// An FCL object whose world bounding box we set ourselves (tight and grown by the margin), instead
+// of FCL's own (a cube around the bounding sphere when rotated).
+class BoundedObject : public fcl::CollisionObjectd {
+ public:
+  using fcl::CollisionObjectd::CollisionObjectd;
+  void set_world_bounds(const Eigen::AlignedBox3d& box) {
+    aabb.min_ = box.min();
+    aabb.max_ = box.max();
+  }
+};
+
+int index_of(const fcl::CollisionObjectd* o) {
+  return static_cast<int>(reinterpret_cast<std::intptr_t>(o->getUserData()));
+}
+
+// A candidate pair a < b as one sortable key: a in the high half.
+using PairKey = std::uint64_t;
+PairKey pair_key(int a, int b) { return (static_cast<PairKey>(a) << 32) | static_cast<std::uint32_t>(b); }
+int first_of(PairKey k) { return static_cast<int>(k >> 32); }
+int second_of(PairKey k) { return static_cast<int>(k & 0xffffffffu); }
+
+struct BroadPhaseData {
+  const PairFilter* filter;
+  const std::vector<int>* link;
+  const std::vector<char>* posed;                   // per geometry: its pose is finite
+  std::vector<PairKey>* candidates;
+};
+
+bool collect_candidate(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* data) {
+  auto& d = *static_cast<BroadPhaseData*>(data);
+  int a = index_of(o1), b = index_of(o2);
+  if (a > b) std::swap(a, b);
+  if ((*d.posed)[a] && (*d.posed)[b] && d.filter->allowed((*d.link)[a], (*d.link)[b]))
+    d.candidates->push_back(pair_key(a, b));
+  return false;                                     // never stop early
+}
+
+}  // namespace
+
+struct CollisionDetector::Impl {
+  PairFilter filter;
+  double margin;
+  bool has_ground;
+
+  // Per geometry (immutable after construction).
+  std::vector<int> link;
+  std::vector<Eigen::Isometry3d> X_LG;
+  std::vector<CollisionShape> shape;
+  std::vector<std::unique_ptr<BoundedObject>> object;
+  std::vector<std::shared_ptr<fcl::CollisionGeometryd>> core;   // swept shapes' cores (make_fcl_core), else null
+  std::vector<int> movable_geometries, fixed_geometries;
+
+  fcl::DynamicAABBTreeCollisionManagerd movable_tree, fixed_tree;
+  bool fixed_tree_current = false;
+
+  // Per-step scratch, reused.
+  std::vector<Eigen::Isometry3d> X_WG;
+  std::vector<Eigen::AlignedBox3d> bounds_W;
+  std::vector<char> posed;                          // X_WG is finite
+  std::vector<PairKey> candidates;
+  std::vector<PairContact> points;
+  std::vector<FclContact> mesh_contacts;
+  FclNarrowPhase fcl_query;
+  ManifoldBuilder manifold;
+  ContactReducer reducer;
+
+  explicit Impl(const CollisionFilter& f) : filter(f), margin(f.margin), has_ground(f.has_ground) {}
+
+  void place(int g, const std::vector<Eigen::Isometry3d>& X_WL) {
+    X_WG[g] = X_WL[link[g]] * X_LG[g];
+    // A pose that is not finite (a diverged state, which the stepper reports) gives no contacts and
+    // must not reach FCL: a point box at the origin, filtered out of the broad phase.
+    posed[g] = X_WG[g].matrix().allFinite();
+    if (!posed[g]) {
+      object[g]->setTransform(Eigen::Isometry3d::Identity());
+      object[g]->set_world_bounds(Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()));
+      bounds_W[g] = Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+      return;
+    }
+    object[g]->setTransform(X_WG[g]);
+    bounds_W[g] = world_bounds(shape[g], X_WG[g]);
+    Eigen::AlignedBox3d grown = bounds_W[g];
+    grown.min().array() -= 0.5 * margin;
+    grown.max().array() += 0.5 * margin;
+    object[g]->set_world_bounds(grown);
+  }
+
+  void emit(int a, int b, ContactSet& contacts) {
+    reducer.reduce(points);
+    for (const PairContact& p : points) {
+      ContactPoint c;
+      c.geom_a = a;
+      c.geom_b = b;
+      c.link_a = link[a];
+      c.link_b = b == kGround ? kGround : link[b];
+      c.p_W = p.p_W;
+      c.n_W = p.n_W;
+      c.phi = p.phi;
+      c.feature = p.feature;
+      contacts.push_back(c);
+    }
+  }
+
+  void ground_pair(int a, ContactSet& contacts) {
+    if (!has_ground || !posed[a] || !filter.movable(link[a]) || bounds_W[a].min().z() > margin) return;
+    points.clear();
+    if (shape[a].convex) {
+      ground_contacts(shape[a].convex_shape, X_WG[a], margin, points);
+    } else {
+      ground_contacts(shape[a].ground_points, X_WG[a], margin, points);
+    }
+    emit(a, kGround, contacts);
+  }
+
+  void geometry_pair(int a, int b, ContactSet& contacts) {
+    points.clear();
+    if (shape[a].convex && shape[b].convex) {
+      NormalHint hint;
+      if (!fcl_query.query(*object[a], *object[b], margin, hint)) return;
+      FclSeparation oracle(fcl_query, *object[a], *object[b], core[a].get(), core[b].get());
+      manifold.build(PosedShape{&shape[a].convex_shape, X_WG[a]}, PosedShape{&shape[b].convex_shape, X_WG[b]}, hint,
+                     margin, &oracle, points);
+    } else {
+      fcl_query.query_all(*object[a], *object[b], margin, mesh_contacts);
+      for (const FclContact& f : mesh_contacts) {
+        if (!(f.phi <= margin)) continue;
+        PairContact p;
+        p.p_W = f.p_W;
+        p.n_W = f.n_W;
+        p.phi = f.phi;
+        p.feature = feature_id({f.primitive_a, f.primitive_b});
+        points.push_back(p);
+      }
+    }
+    emit(a, b, contacts);
+  }
+};
+
+CollisionDetector::CollisionDetector(const std::vector<Geometry>& geometries, const CollisionFilter& filter)
+    : impl_(std::make_unique<Impl>(filter)) {
+  Impl& d = *impl_;
+  if (!(std::isfinite(filter.margin) && filter.margin >= 0)) {
+    std::ostringstream message;
+    message << "collision margin must be finite and non-negative, got " << filter.margin;
+    throw std::invalid_argument(message.str());
+  }
+  const int n = static_cast<int>(geometries.size());
+  for (int g = 0; g < n; ++g) {
+    const Geometry& geometry = geometries[g];
+    if (geometry.link < 0) {
+      std::ostringstream message;
+      message << "collision geometry " << g << " ('" << geometry.name << "') has no link (link = " << geometry.link << ")";
+      throw std::invalid_argument(message.str());
+    }
+    d.link.push_back(geometry.link);
+    d.X_LG.push_back(geometry.X_LG);
+    d.shape.push_back(prepare_shape(geometry, g));
+    d.object.push_back(
+        std::make_unique<BoundedObject>(make_fcl_geometry(geometry, d.shape.back()), fcl::Transform3d::Identity()));
+    d.object.back()->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(g)));
+    d.core.push_back(make_fcl_core(d.shape.back()));
+    (d.filter.movable(geometry.link) ? d.movable_geometries : d.fixed_geometries).push_back(g);
+  }
+  for (int g : d.movable_geometries) d.movable_tree.registerObject(d.object[g].get());
+  for (int g : d.fixed_geometries) d.fixed_tree.registerObject(d.object[g].get());
+  d.movable_tree.setup();
+  d.fixed_tree.setup();
+  d.X_WG.resize(n);
+  d.bounds_W.resize(n);
+  d.posed.assign(n, 0);
+}
+
+CollisionDetector::~CollisionDetector() = default;
+
+void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts) {
+  Impl& d = *impl_;
+  contacts.clear();
+  for (int l : d.link)
+    if (l >= static_cast<int>(X_WL.size())) {
+      std::ostringstream message;
+      message << "CollisionDetector::detect: " << X_WL.size() << " link poses for a geometry on link " << l;
+      throw std::invalid_argument(message.str());
+    }
+
+  // 1. Poses and bounds. Immovable geometries are re-placed only when their links moved.
+  for (int g : d.movable_geometries) d.place(g, X_WL);
+  for (int g : d.fixed_geometries) {
+    const Eigen::Isometry3d X = X_WL[d.link[g]] * d.X_LG[g];
+    if (!d.fixed_tree_current || X.matrix() != d.X_WG[g].matrix()) {
+      d.place(g, X_WL);
+      d.fixed_tree_current = false;
+    }
+  }
+
+  // 2. Broad phase.
+  d.candidates.clear();
+  BroadPhaseData data{&d.filter, &d.link, &d.posed, &d.candidates};
+  if (!d.movable_geometries.empty()) {
+    d.movable_tree.update();
+    d.movable_tree.collide(&data, collect_candidate);
+    if (!d.fixed_geometries.empty()) {
+      if (!d.fixed_tree_current) d.fixed_tree.update();
+      d.movable_tree.collide(&d.fixed_tree, &data, collect_candidate);
+    }
+  }
+  d.fixed_tree_current = true;
+  std::sort(d.candidates.begin(), d.candidates.end());
+
+  // 3. Narrow phase, in pair order: (a, ground) before (a, b).
+  auto next = d.candidates.begin();
+  for (int a = 0; a < static_cast<int>(d.link.size()); ++a) {
+    d.ground_pair(a, contacts);
+    for (; next != d.candidates.end() && first_of(*next) == a; ++next) d.geometry_pair(a, second_of(*next), contacts);
+  }
+}
+
+}  // namespace impetus

@@ -1,0 +1,171 @@
+// Contact manifolds of two convex shapes: the normal, the gap and the contact points of a pair.
+//
+// Glossary (collision/convex_shape.hpp for h, g, x*; contact_set.hpp for the sign convention)
+//   A, B         the pair; n points from B towards A (A is pushed along +n)
+//   n_F, φ_F     FCL's normal and gap, already in our convention (collision/fcl_adapter.hpp)
+//   φ*           the pair's signed distance estimate, g(n) at the chosen n             (M1)
+//   R, I         reference body (owns the reference face) and incident body
+//   u, d_R       the reference face's outward unit normal (pointing at I) and offset: u·x = d_R
+//   s_j          outward unit normal of the reference face's side plane through edge j
+//
+// Method.
+//  (M1) Normal. FCL's direction n_F is ill-conditioned at touching (FCL 0.7 returns arbitrary
+//       normals for GJK pairs at zero depth, and neither a contact nor a distance for some capsule
+//       pairs at |φ| < 1e-9 m), and when penetrating, FCL's libccd path estimates depth and normal
+//       by MPR, which is not the minimum translation (off by up to the depth itself near edges and
+//       rims). The separating-axis theorem gives φ = max_n g(n), and any n gives a lower bound, so we
+//       take n = argmax g over the candidates {face normals of A and B, n_F, and for a sphere or a
+//       capsule (swept by r from a core) the direction between the nearest points of its core and
+//       the other shape (closed form between two cores, else FCL's distance query)}: faces win
+//       ties, so a resting box gets the face normal to the last bit, and a swept shape whose core
+//       is outside the other is exact (φ = distance of the core − r). Otherwise, when the pair
+//       penetrates, the normal is refined with FCL's distance query, exact for separated pairs: A is
+//       pulled apart along n by the overlap −g(n) plus kSeparation, and the nearest-point direction m
+//       of that separated pair is a candidate in turn. m is the normal of the Minkowski difference
+//       where the ray along n leaves it; its fixed point is the minimum translation direction, and the
+//       error contracts by about depth/(local radius of curvature) per step, for at most
+//       kRefinements steps (stopping when g no longer improves).
+//  (M2) Reference face. If a face of B (preferred, for a stable choice when both faces are parallel)
+//       or of A is aligned with n within kReferenceAlignment and its own gap g(u) is within
+//       kDeepestTolerance of φ*, it is the reference face. (A face whose normal is near n but whose
+//       gap is worse is touched at its boundary, by an edge or a rim: not a face contact.) The incident
+//       feature of I is what faces it: the polytope face most anti-parallel to u, a capsule's core
+//       segment, a cylinder's cap (tilted less than 45°) or else the line on its side facing −u, a
+//       sphere's centre.
+//  (M3) Clipping. The incident feature, as points of I's surface (polygon corners; rim samples;
+//       a side line — for a capsule its core moved by r towards the face, with its leading end on
+//       the end sphere's lowest point; a sphere's lowest point), is clipped against the side planes
+//       s_j·x ≤ s_j·r_j of the reference face (Sutherland–Hodgman; a segment or a point by the same
+//       planes). Every clipped point q gives one contact: gap φ = u·q − d_R, p = q − (φ/2)·u (midway
+//       between the surfaces), n = u if R = B else −u, kept when φ ≤ margin. Because φ comes from the geometry and not from which query FCL answered, a box
+//       resting on a box gives the same four corners penetrating by 1e-9 m or apart by 1e-9 m.
+//  (M4) Line contacts without a face (two capsules, or cylinders lying side by side, parallel): the
+//       incident segment is clipped to the slab of the other and each end gives a point.
+//  (M5) Otherwise, or if no clipped point reaches the deepest gap φ* (within kDeepestTolerance), a
+//       single point at depth φ*, placed where the winning candidate's query saw the contact (the
+//       cores' closest points; FCL's nearest points or contact point; those of the last refinement
+//       query, A moved back) or, for a face normal, at the closest points of the support features of
+//       A along −n and of B along n (a point, or a segment when an edge, a capsule's core or a
+//       cylinder's side line is perpendicular to n); then moved along n to midway between the
+//       support planes.
+//
+// Feature ids (pair_contact.hpp) name the reference face, the incident feature and the clip event
+// (incident vertex i; incident edge i × side plane j; reference vertex between planes j′ and j), so
+// a point keeps its id while the same features touch.
+#pragma once
+
+#include <Eigen/Geometry>
+#include <vector>
+
+#include "collision/convex_shape.hpp"
+#include "collision/pair_contact.hpp"
+
+namespace impetus {
+
+/// 1 − cos θ below which a face is the reference face for the normal n (θ ≈ 1.4 mrad). Measuring
+/// gaps along a face normal θ away from n changes them by O(θ²·size) = 1e-6·size.
+constexpr double kReferenceAlignment = 1e-6;
+
+/// A cylinder's cap is its incident feature while tilted less than 45° from facing the reference
+/// face; beyond, the line on its side is nearer.
+constexpr double kCapFacingCos = 0.70710678118654752;
+
+/// Samples on a cylinder's rim (also used against the ground, collision/ground_contacts.hpp): an
+/// octagon holds 90% of the disc's area; the rim's exact lowest point is added where it matters (M5).
+constexpr int kCylinderRimSamples = 8;
+
+/// Points outside a side plane by less than this (m) count as inside, so that a corner lying on a
+/// reference edge (boxes of equal size stacked exactly) keeps its vertex id instead of being
+/// replaced by an edge × plane intersection whose id depends on rounding. Well above the rounding of
+/// world coordinates (~1e-15 m at 10 m from the origin), far below any physical offset.
+constexpr double kClipTolerance = 1e-9;
+
+/// If no manifold point is within this (m) of the deepest gap φ*, the deepest point is added (M5).
+constexpr double kDeepestTolerance = 1e-7;
+
+/// |a_A × a_B| (sin of the angle between two segments' axes) below which two capsules give a line
+/// contact (M4). Each end's gap is then the exact distance of a sphere of A to the capsule B.
+constexpr double kCapsuleParallel = 1e-2;
+
+/// The same for line contacts involving a cylinder's side, whose gaps are measured along n and
+/// underestimate the true gap by up to L²θ²/(8r) (θ the angle, L the length, r the radius).
+constexpr double kCylinderParallel = 1e-3;
+
+/// FCL's direction is used to restrict the candidate faces of large polytopes only when |φ_F| is at
+/// least this (m): closer to touching, its direction is unreliable (M1).
+constexpr double kTrustedGap = 1e-7;
+
+/// Refinement of a penetrating pair's normal (M1): at most this many distance queries, each with the
+/// pair pulled apart to this gap (m) along the current normal. GJK's nearest-point direction is
+/// good to about its tolerance over the gap on curved shapes, so the gap must not be tiny; each
+/// step contracts the error by (depth + gap)/(radius of curvature), so it must not be large.
+constexpr int kRefinements = 8;
+constexpr double kSeparation = 1e-4;
+
+/// Directions of the pair once pulled apart, from FCL's distance query (fcl_adapter.hpp).
+class SeparationOracle {
+ public:
+  virtual ~SeparationOracle() = default;
+  /// With A translated by `shift` (W): if the pair is apart, the unit direction n from B's nearest
+  /// point x_B to A's nearest point x_A (on the translated A), and true; false otherwise.
+  virtual bool separated_direction(const Eigen::Vector3d& shift, Eigen::Vector3d& n, Eigen::Vector3d& x_A,
+                                   Eigen::Vector3d& x_B) = 0;
+  /// For a pair of which one shape is swept from a core (a sphere's centre, a capsule's segment): if
+  /// that core (of A when core_of_A, else of B) is apart from the other shape, their nearest points,
+  /// and true.
+  virtual bool core_distance(bool core_of_A, Eigen::Vector3d& x_core, Eigen::Vector3d& x_other) = 0;
+};
+
+/// A shape placed in the world.
+struct PosedShape {
+  const ConvexShape* shape = nullptr;
+  Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
+};
+
+/// FCL's answer for a pair in our convention (collision/fcl_adapter.hpp).
+struct NormalHint {
+  bool valid = false;                          // n_W, p_W, phi are meaningful
+  Eigen::Vector3d n_W = Eigen::Vector3d::UnitZ();   // n_F, unit, from B towards A
+  Eigen::Vector3d p_W = Eigen::Vector3d::Zero();    // FCL's contact point
+  double phi = 0;                              // φ_F
+};
+
+class ManifoldBuilder {
+ public:
+  /// Appends to `out` the contact points of A and B whose gaps are at most `margin`, by (M1)–(M5).
+  /// `oracle` (may be null: no refinement) answers for this pair. Not yet reduced
+  /// (collision/contact_reduction.hpp). Allocates nothing once warm.
+  void build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,
+             SeparationOracle* oracle, std::vector<PairContact>& out);
+
+ private:
+  enum class Source { kFaceOfB, kFaceOfA, kCores, kAxes, kFcl, kRefined };
+  struct Choice {
+    Eigen::Vector3d n = Eigen::Vector3d::UnitZ();
+    double gap = 0;
+    Source source = Source::kFcl;
+    bool found = false;
+    Eigen::Vector3d witness = Eigen::Vector3d::Zero();   // where the candidate's query saw the contact (not for faces)
+  };
+  struct ClipVertex {
+    Eigen::Vector3d x;
+    int code;        // what made this point (vertex, edge × plane, reference vertex), see manifold.cpp
+    int out_edge;    // the edge from this vertex to the next: incident edge i ≥ 0, or side plane j as −1 − j
+  };
+
+  Choice choose_normal(const PosedShape& A, const PosedShape& B, const NormalHint& hint,
+                       SeparationOracle* oracle) const;
+  // (M2)–(M3); returns the smallest gap emitted (+∞ if none).
+  double clip_against_face(const PosedShape& R, int face, const PosedShape& I, bool reference_is_A, double margin,
+                           std::vector<PairContact>& out);
+  // (M4); returns false when the pair is not a line contact, else the smallest gap emitted in `min_phi`.
+  bool line_contact(const PosedShape& A, const PosedShape& B, const Eigen::Vector3d& n, double margin,
+                    std::vector<PairContact>& out, double& min_phi) const;
+
+  std::vector<Eigen::Vector3d> reference_;    // reference polygon (W)
+  std::vector<Eigen::Vector3d> side_normal_;  // s_j
+  std::vector<ClipVertex> subject_, clipped_;
+  Eigen::Vector3d capsule_end_[2];            // an incident capsule's core ends
+};
+
+}  // namespace impetus

@@ -1,0 +1,142 @@
+#include "contact/ecp/ecp_model.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "contact/model_options.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// A converged ECP may still violate a hull face that the face selection left out of (E5), or not be the
+/// hull's lowest point. It is accepted when that violation (in units of ℓ, like the rows it stands for)
+/// is within this multiple of the Newton tolerance: the faces in the problem are held to 1×, and a face
+/// really crossed is violated by far more.
+constexpr double kOmittedFaceFactor = 10;
+
+std::string validate(const ContactProblem& P) {
+  std::ostringstream why;
+  if (!(P.dt > 0) || !std::isfinite(P.dt)) return "dt is not positive";
+  for (const SystemBlock& s : P.systems)
+    if (s.size > 0 && s.M == nullptr) return "a system block has no inertia matrix";
+  if (!P.replaced_by.empty() && static_cast<int>(P.replaced_by.size()) != P.nc)
+    return "replaced_by has " + std::to_string(P.replaced_by.size()) + " entries for " + std::to_string(P.nc) +
+           " contact rows";
+  for (int r : P.replaced_by)
+    if (r < -1 || r >= static_cast<int>(P.body_plane.size())) return "replaced_by names a pair that does not exist";
+  if (!P.body_plane.empty() &&
+      (P.q_offsets.size() != P.systems.size() + 1 || P.q_offsets.back() != static_cast<int>(P.q.size())))
+    return "the island's configuration q and q_offsets do not match its systems";
+  for (std::size_t e = 0; e < P.body_plane.size(); ++e) {
+    const BodyPlanePair& pair = P.body_plane[e];
+    why << "body–plane pair " << e << " (body " << pair.body << "): ";
+    if (pair.system < 0 || pair.system >= static_cast<int>(P.systems.size())) return why.str() + "no such system";
+    if (P.systems[pair.system].size != 6) return why.str() + "its system is not a free body (6 velocity coordinates)";
+    if (P.q_offsets[pair.system + 1] - P.q_offsets[pair.system] != 7)
+      return why.str() + "its system is not a free body (7 configuration coordinates)";
+    const BodyHull* hull = pair.hull;
+    if (hull == nullptr) return why.str() + "no hull";
+    const auto m = hull->offsets.size();
+    if (m < 4 || hull->normals.cols() != static_cast<Eigen::Index>(m) || hull->faces.size() != m ||
+        hull->vertices.cols() < 4)
+      return why.str() + "its hull is not a polytope (fewer than 4 faces or vertices, or inconsistent sizes)";
+    if (std::abs(pair.n_W.norm() - 1) > 1e-9 || !std::isfinite(pair.d)) return why.str() + "the plane is not valid";
+    if (!(pair.mu >= 0) || !std::isfinite(pair.mu)) return why.str() + "μ is not a finite non-negative number";
+    why.str("");
+  }
+  return {};
+}
+
+}  // namespace
+
+EcpOptions parse_ecp_options(const ModelOptions& options) {
+  // Ranges: the limit surface's constants are positive and far from over- or underflow; the tolerance
+  // between round-off of the scaled rows and a residual that would show in a trajectory.
+  OptionReader reader("ecp", options);
+  EcpOptions o;
+  o.surface.e_t = reader.real("e_t", o.surface.e_t, 1e-6, 1e6);
+  o.surface.e_o = reader.real("e_o", o.surface.e_o, 1e-6, 1e6);
+  o.surface.e_r = reader.real("e_r", o.surface.e_r, 1e-6, 1e6);
+  o.tolerance = reader.real("tolerance", o.tolerance, 1e-14, 1e-4);
+  o.max_iterations = reader.integer("max_iterations", o.max_iterations, 1, 100000);
+  reader.finish();
+  return o;
+}
+
+EcpModel::EcpModel(EcpOptions options) : options_(options) {
+  newton_.options().tolerance = options_.tolerance;
+  newton_.options().max_iterations = options_.max_iterations;
+}
+
+SemismoothNewtonResult EcpModel::attempt(const ContactProblem& problem, bool warm, bool all_faces) {
+  system_.setup(problem, options_.surface, all_faces);
+  system_.initial_guess(warm, z_);
+  return newton_.solve(system_, z_);
+}
+
+void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
+  result.stats = {};
+  result.body_plane.clear();
+  if (const std::string error = validate(problem); !error.empty()) {
+    result.v_plus = problem.v_star;
+    result.p_N.setZero(problem.nc);
+    result.p_S.setZero(problem.nc);
+    result.p_T.setZero(problem.nc);
+    result.p_L.setZero(problem.nl);
+    result.q_plus.resize(0);
+    result.stats.status = SolveStatus::Failed;
+    result.stats.message = "ecp: invalid problem: " + error;
+    return;
+  }
+
+  // Attempt 1: warm start, faces near the support set.
+  SemismoothNewtonResult first = attempt(problem, true, false);
+  SolverStatistics& stats = result.stats;
+  stats.iterations = first.iterations;
+  stats.attempts = 1;
+  stats.regularization = first.lm_parameter;
+  const bool first_selected = system_.has_face_selection();
+  if (first.converged() &&
+      (!first_selected || system_.check_all_faces(z_) <= kOmittedFaceFactor * options_.tolerance)) {
+    system_.extract(z_, result);
+    stats.residual = first.residual;
+    fprintf(stderr, "DEBUG it %d lm %d\n", first.iterations, first.lm_iterations);
+    return;
+  }
+  const std::string first_failure = first.converged()
+                                        ? std::string("the ECP violated a hull face left out of the problem")
+                                        : std::string(to_string(first.status)) + " (residual " +
+                                              std::to_string(first.residual) + " at " +
+                                              system_.describe_row(first.worst_row) + ")";
+  system_.extract(z_, result);   // the first attempt's result, kept when the second one is worse
+
+  fprintf(stderr, "DEBUG attempt1 failed: %s iters %d\n", first_failure.c_str(), first.iterations);
+  // Attempt 2: cold start from v*, every face.
+  SemismoothNewtonResult second = attempt(problem, false, true);
+  stats.iterations += second.iterations;
+  stats.attempts = 2;
+  stats.regularization = std::max(stats.regularization, second.lm_parameter);
+  if (second.converged()) {
+    system_.extract(z_, result);
+    stats.residual = second.residual;
+    return;   // Solved: the model's own method met its certificate on the second start
+  }
+  std::ostringstream message;
+  message << "ecp: semismooth Newton failed twice: warm start " << first_failure << "; cold start "
+          << to_string(second.status) << " (residual " << second.residual << " at "
+          << system_.describe_row(second.worst_row) << ", " << second.iterations << " iterations, "
+          << second.lm_iterations << " Levenberg–Marquardt)";
+  stats.status = SolveStatus::Failed;
+  stats.message = message.str();
+  // The smaller residual wins; a first attempt that converged but left a face out loses to any second.
+  const bool second_better = first.converged() || second.residual < first.residual;
+  if (second_better) system_.extract(z_, result);
+  stats.residual = second_better ? second.residual : first.residual;
+}
+
+std::unique_ptr<ContactModel> EcpModel::create(const ModelOptions& options) {
+  return std::make_unique<EcpModel>(parse_ecp_options(options));
+}
+
+}  // namespace impetus

@@ -1,0 +1,260 @@
+// The maximum-dissipation model: phase I, phase II, acceptance and fallback (max_dissipation.hpp).
+#include "contact/max_dissipation/max_dissipation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "contact/model_options.hpp"
+
+namespace impetus {
+namespace {
+
+constexpr const char* kName = "max_dissipation";
+
+/// ρ of (MD3) in units of tr(M)·v̄: a stack's deepest contact carries at most the island's mass times
+/// its velocity scale, and tr(M) ≥ the island's mass, so only an infeasible non-penetration reaches it.
+constexpr double kElasticFactor = 1e3;
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
+}
+
+double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
+  double sum = 0;
+  for (SparseRows::InnerIterator it(X, row); it; ++it) sum += it.value() * v[it.col()];
+  return sum;
+}
+
+}  // namespace
+
+MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& given) {
+  static const std::vector<std::string> kKnown = {"friction",      "friction_edges", "tolerance",      "max_iterations",
+                                                  "warm_start",    "check_tolerance", "fallback_sweeps"};
+  for (const auto& [key, value] : given)
+    if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
+      std::string list;
+      for (const std::string& k : kKnown) list += (list.empty() ? "" : ", ") + k;
+      throw OptionError(std::string("contact model '") + kName + "': unknown option '" + key + "' (known: " + list + ")");
+    }
+  MaxDissipationOptions o;
+  ModelOptions numeric = given;
+  if (auto it = numeric.find("friction"); it != numeric.end()) {
+    const std::string value = trim(it->second);
+    if (value == "cone") o.friction = FrictionCone::SecondOrder;
+    else if (value == "pyramid") o.friction = FrictionCone::Pyramid;
+    else if (value == "viscous") o.friction = FrictionCone::Viscous;
+    else
+      throw OptionError(std::string("contact model '") + kName + "': option friction=\"" + it->second +
+                        "\": expected one of cone, pyramid, viscous");
+    numeric.erase(it);
+  }
+  OptionReader reader(kName, numeric);
+  o.friction_edges = reader.integer("friction_edges", o.friction_edges, 3, 16);
+  o.tolerance = reader.real("tolerance", o.tolerance, 1e-13, 1e-4);
+  o.max_iterations = reader.integer("max_iterations", o.max_iterations, 5, 1000);
+  o.warm_start = reader.integer("warm_start", o.warm_start, 0, 1);
+  o.check_tolerance = reader.real("check_tolerance", o.check_tolerance, 1e-12, 1e-2);
+  o.fallback_sweeps = reader.integer("fallback_sweeps", o.fallback_sweeps, 1, 10000000);
+  reader.finish();
+  return o;
+}
+
+MaxDissipation::MaxDissipation(MaxDissipationOptions options) : options_(options) {
+  ipm_.options().tolerance = options_.tolerance;
+  ipm_.options().max_iterations = options_.max_iterations;
+}
+
+std::unique_ptr<ContactModel> MaxDissipation::create(const ModelOptions& options) {
+  return std::make_unique<MaxDissipation>(MaxDissipationOptions::parse(options));
+}
+
+void MaxDissipation::velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+                                 Eigen::VectorXd& v) {
+  impulse_.noalias() = program.J.transpose() * p;   // 𝐉ᵀp (nv)
+  problem.solve_M(impulse_, scratch_);
+  v = problem.v_star + scratch_;
+}
+
+bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double impulse_scale,
+                               SolverStatistics& stats) {
+  const auto start = std::chrono::steady_clock::now();
+  const int nc = problem.nc, nl = problem.nl;
+  build_phase_one(problem, 0.0, program_, layout_);   // ρ only in the fallback (MD3): in the
+                                                       // interior-point method a distant bound
+                                                       // only slows the gap down
+
+  // Warm start from the previous normal impulses, when there are any.
+  const bool guess = options_.warm_start != 0 &&
+                     ((nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any()) ||
+                      (nl > 0 && problem.p_L_guess.size() == nl && problem.p_L_guess.any()));
+  if (guess) {
+    p2_start_.setZero(nc + nl);
+    if (problem.p_N_guess.size() == nc) p2_start_.head(nc) = problem.p_N_guess;
+    if (problem.p_L_guess.size() == nl) p2_start_.tail(nl) = problem.p_L_guess;
+  }
+  ipm_.solve(program_, guess ? &p2_start_ : nullptr, ipm_result_);
+  report_.phase_one_status = ipm_result_.status;
+  report_.phase_one_iterations = ipm_result_.iterations;
+  p1_ = ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
+
+  bool certified = ipm_result_.solved();
+  stats.residual = ipm_result_.residual();
+  if (!certified) {
+    // (MD3): projected Gauss–Seidel from the interior-point iterate.
+    const PhaseOnePgsResult pgs =
+        pgs_.solve(problem, rho, options_.fallback_sweeps, options_.check_tolerance, impulse_scale, p1_, report_.v_phase_one);
+    report_.phase_one_by_fallback = true;
+    stats.residual = pgs.residual;
+    certified = pgs.converged;
+    stats.status = certified ? SolveStatus::Fallback : SolveStatus::Failed;
+    stats.message = std::string("phase I: interior point ") + to_string(ipm_result_.status) + " (" +
+                    ipm_result_.message + "); projected Gauss-Seidel " +
+                    (certified ? "converged" : "did not converge") + " in " + std::to_string(pgs.sweeps) +
+                    " sweeps, residual " + std::to_string(pgs.residual);
+  } else {
+    velocity_of(problem, program_, p1_, report_.v_phase_one);
+  }
+  report_.p_N_phase_one = p1_.head(nc);
+  report_.phase_one_seconds = seconds_since(start);
+  return certified;
+}
+
+void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result) {
+  const int nc = problem.nc, nl = problem.nl;
+  report_.phase_one_by_fallback = false;
+  report_.phase_two_accepted = false;
+  report_.phase_one_iterations = report_.phase_two_iterations = 0;
+  report_.phase_one_seconds = report_.phase_two_seconds = 0;
+  report_.kappa = 0;
+  result.v_plus = problem.v_star;
+  result.p_N.setZero(nc);
+  result.p_S.setZero(nc);
+  result.p_T.setZero(nc);
+  result.p_L.setZero(nl);
+  result.q_plus.resize(0);
+  result.body_plane.clear();
+  result.stats = SolverStatistics{};
+  SolverStatistics& stats = result.stats;
+  report_.kinetic_energy_star = problem.kinetic_energy(problem.v_star);
+  report_.v_phase_one = problem.v_star;
+  report_.kinetic_energy_phase_one = report_.kinetic_energy_phase_two = report_.kinetic_energy_star;
+  if (nc + nl == 0) return;
+
+  // Scales of the acceptance checks (MD9) and of ρ (MD3).
+  double trace = 0;
+  for (const SystemBlock& s : problem.systems) trace += s.M->trace();
+  const double mass = problem.nv > 0 ? trace / problem.nv : 1.0;   // m̄
+  double vbar = problem.v_star.lpNorm<Eigen::Infinity>();
+  for (int i = 0; i < nc; ++i)
+    vbar = std::max({vbar, std::abs(problem.phi[i]) / problem.dt, std::abs(row_dot(problem.N, i, problem.v_star))});
+  for (int k = 0; k < nl; ++k) vbar = std::max(vbar, std::abs(problem.phi_L[k]) / problem.dt);
+  constexpr double kVelocityFloor = 1e-12;   // m/s: below this every velocity is rounding
+  vbar = std::max(vbar, kVelocityFloor);
+  const double rho = kElasticFactor * trace * vbar;
+  const double impulse_scale = mass * vbar;
+
+  // Phase I.
+  const bool phase_one_ok = phase_one(problem, rho, impulse_scale, stats);
+  report_.kinetic_energy_phase_one = problem.kinetic_energy(report_.v_phase_one);
+  double kappa = 0;
+  for (int i = 0; i < nc; ++i) kappa += p1_[i];
+  report_.kappa = kappa;
+  auto keep_phase_one = [&](const std::string& why) {
+    result.v_plus = report_.v_phase_one;
+    result.p_N = p1_.head(nc);
+    result.p_L = p1_.tail(nl);
+    if (stats.status == SolveStatus::Solved) stats.status = SolveStatus::Fallback;
+    if (!why.empty()) stats.message += (stats.message.empty() ? "" : "; ") + why;
+  };
+  stats.iterations = report_.phase_one_iterations;
+  if (!phase_one_ok) return keep_phase_one("");
+
+  // Phase II.
+  const auto start = std::chrono::steady_clock::now();
+  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, program_, layout_);
+  const bool guess = options_.warm_start != 0 && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
+  p2_start_.setZero(program_.np);
+  for (int i = 0; i < nc; ++i) {
+    const int o = layout_.contact_offset[i];
+    p2_start_[o] = guess ? problem.p_N_guess[i] : p1_[i];
+    if (layout_.has_friction[i] && guess) {
+      p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
+      p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
+    }
+  }
+  for (int k = 0; k < nl; ++k)
+    p2_start_[layout_.limit_offset + k] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : p1_[nc + k];
+  ipm_.solve(program_, options_.warm_start != 0 ? &p2_start_ : nullptr, ipm_result_);
+  report_.phase_two_status = ipm_result_.status;
+  report_.phase_two_iterations = ipm_result_.iterations;
+  stats.iterations += ipm_result_.iterations;
+  const Eigen::VectorXd& p = ipm_result_.p;
+  velocity_of(problem, program_, p, v2_);
+  report_.kinetic_energy_phase_two = problem.kinetic_energy(v2_);
+  report_.phase_two_seconds = seconds_since(start);
+
+  // Acceptance (MD9).
+  const double eps = options_.check_tolerance;
+  const double pbar = std::max(kappa, impulse_scale);
+  const double energy_scale = std::max(report_.kinetic_energy_star, 0.5 * mass * vbar * vbar);
+  std::string why;
+  if (!ipm_result_.solved()) {
+    why = std::string("phase II: interior point ") + to_string(ipm_result_.status) + " (" + ipm_result_.message + ")";
+  } else if (!p.allFinite() || !v2_.allFinite()) {
+    why = "phase II: non-finite result";
+  } else {
+    double gap_violation = 0, cone_violation = 0, sum_N = 0;
+    for (int i = 0; i < nc; ++i) {
+      const int o = layout_.contact_offset[i];
+      gap_violation = std::max(gap_violation, -(row_dot(problem.N, i, v2_) + problem.phi[i] / problem.dt));
+      sum_N += p[o];
+      cone_violation = std::max(cone_violation, -p[o]);
+      if (layout_.has_friction[i]) {
+        const double viscous = options_.friction == FrictionCone::Viscous && problem.mu_viscous.size() == nc
+                                   ? problem.dt * problem.mu_viscous[i] *
+                                         std::hypot(row_dot(problem.S, i, problem.v_star),
+                                                    row_dot(problem.T, i, problem.v_star))
+                                   : 0.0;
+        cone_violation =
+            std::max(cone_violation, std::hypot(p[o + 1], p[o + 2]) - std::max(problem.mu[i], 0.0) * p[o] - viscous);
+      }
+    }
+    for (int k = 0; k < nl; ++k) {
+      gap_violation = std::max(gap_violation, -(row_dot(problem.L, k, v2_) + problem.phi_L[k] / problem.dt));
+      cone_violation = std::max(cone_violation, -p[layout_.limit_offset + k]);
+    }
+    if (gap_violation > eps * vbar)
+      why = "phase II: non-penetration violated by " + std::to_string(gap_violation) + " m/s";
+    else if (cone_violation > eps * pbar)
+      why = "phase II: friction set violated by " + std::to_string(cone_violation) + " N·s";
+    else if (sum_N > kappa + eps * pbar)
+      why = "phase II: budget exceeded by " + std::to_string(sum_N - kappa) + " N·s";
+    else if (report_.kinetic_energy_phase_two > report_.kinetic_energy_phase_one + eps * energy_scale)
+      why = "phase II: kinetic energy above phase I's by " +
+            std::to_string(report_.kinetic_energy_phase_two - report_.kinetic_energy_phase_one) + " J";
+  }
+  if (!why.empty()) return keep_phase_one(why);
+
+  report_.phase_two_accepted = true;
+  stats.residual = ipm_result_.residual();
+  result.v_plus = v2_;
+  for (int i = 0; i < nc; ++i) {
+    const int o = layout_.contact_offset[i];
+    result.p_N[i] = p[o];
+    if (layout_.has_friction[i]) {
+      result.p_S[i] = p[o + 1];
+      result.p_T[i] = p[o + 2];
+    }
+  }
+  for (int k = 0; k < nl; ++k) result.p_L[k] = p[layout_.limit_offset + k];
+}
+
+}  // namespace impetus

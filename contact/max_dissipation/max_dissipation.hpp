@@ -1,0 +1,164 @@
+// Maximum-dissipation contact (seed 002): friction is whichever admissible impulse leaves the least
+// kinetic energy, found by two convex programs per step, with no complementarity anywhere.
+//
+// References
+//   [002]  Drumwright & Shell, "Modeling contact friction and joint friction in dynamic robotic
+//          simulation using the principle of maximum dissipation" (seed 002): QP2 (time stepping),
+//          QP3 (phase I), Appendix A (energy); notes: shared/notes/seed-002-notes.md.
+//   [004]  Zapolsky & Drumwright (seed 004), Eq. (36): the gap term of non-penetration.
+//   interior_point.hpp (the solver), phase_programs.hpp (the programs), phase_one_pgs.hpp (fallback).
+//
+// Glossary (contact/problem.hpp has the shared notation)
+//   symbol  size   meaning                                                     code
+//   ------  -----  ----------------------------------------------------------  ------------------------
+//   p_t     2      (p_S, p_T) of one contact                                     —
+//   κ       1      budget: Σ p_N of phase I (N·s)                               report.kappa
+//   ρ       1      elastic bound of phase I (N·s), (MD3)                        kElasticFactor
+//   c_i     1      viscous allowance dt·μ_v,i‖(S_i v*, T_i v*)‖ (N·s), (MD7)     —
+//   k       1      edges of the optional pyramid                                friction_edges
+//   KE      1      ½ vᵀ M v (J)                                                 —
+//
+// Model. One step; every unknown an impulse over dt; M, N, S, T, L, φ frozen at the start:
+//   M v⁺ = M v* + Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L                                               (MD1)
+//
+// Phase I ([002] QP3, frictionless, in velocity form, with the gap of [004] (36)):
+//   minimise ½ v⁺ᵀMv⁺ + (φ/dt)ᵀp_N + (φ_L/dt)ᵀp_L   s.t. (MD1) with p_S = p_T = 0,  p_N, p_L ≥ 0.  (MD2)
+//   Eliminating v⁺ gives QP3, min ½pᵀAp + pᵀ(G v* + φ/dt) over p ≥ 0 (A = G M⁻¹ Gᵀ, G = [N; L]),
+//   whose optimality conditions are the frictionless LCP 0 ≤ p ⊥ G v⁺ + φ/dt ≥ 0: non-penetration
+//   holds at the solution without being imposed, so the program is feasible for every input.
+//   κ = Σ p_N.
+//   It "cannot fail" in two ways: the elastic bound p ≤ ρ keeps it bounded when non-penetration
+//   itself is infeasible (a body squeezed between surfaces that all demand separation: the dual
+//   would be unbounded), and if the interior-point method does not certify it, projected
+//   Gauss–Seidel on the dual box QP (phase_one_pgs.hpp), which has no failure mode, takes over:   (MD3)
+//       minimise ½pᵀA p + pᵀ(G v* + φ/dt)  over  0 ≤ p ≤ ρ,  ρ = 10³·tr(M)·v̄.
+//
+// Phase II ([002] QP2): the least kinetic energy that friction can reach without enlarging the
+// normal impulses,
+//   minimise ½ v⁺ᵀMv⁺   s.t. (MD1),  N v⁺ + φ/dt ≥ 0,  L v⁺ + φ_L/dt ≥ 0,  p_L ≥ 0,             (MD4)
+//            Σ p_N ≤ κ,  and per contact the friction set:                                    (MD5)
+//     cone (default)  ‖p_t‖ ≤ μ p_N                       — second-order cone                   (MD5)
+//     pyramid         n_jᵀ p_t ≤ μ p_N cos(π/k), j < k,   n_j at angle (2j+1)π/k from t1        (MD6)
+//                     (the k-gon with vertices μ p_N d_j, d_j at 2πj/k: stewart_trinkle's pyramid)
+//     viscous         ‖p_t‖ ≤ μ p_N + c_i,  p_N ≥ 0,  c_i = dt·μ_v,i‖(S_i v*, T_i v*)‖          (MD7)
+//   The budget is what [002] calls the "friction cone constraint": without it phase II would raise
+//   normal impulses to buy friction. Phase II has no complementarity: it may move, reorder or
+//   remove normal impulse among contacts, and a contact may separate with p_N > 0 ([002] §2.4).
+//
+// Energy (MD8, [002] Appendix A). (p_N^I, 0, p_L^I) is feasible for phase II (non-penetration holds at
+// it by the LCP of (MD2), the budget with equality, friction 0 lies in every friction set), so
+//   KE(v⁺_II) ≤ KE(v⁺_I),
+// and with φ, φ_L ≥ 0, p = 0 being feasible for (MD2) and (φ/dt)ᵀp ≥ 0,
+//   KE(v⁺_I) ≤ KE(v⁺_I) + (φ/dt)ᵀp_N + (φ_L/dt)ᵀp_L ≤ KE(v*).
+// A step never adds kinetic energy unless a penetration (φ < 0) is being pushed out. With μ = 0
+// and φ = 0 phase I's point is optimal for phase II (phase II = phase I); with φ ≠ 0 phase II may
+// redistribute normal impulse to dissipate more, since its objective lacks the gap cost.
+//
+// Acceptance (MD9). Phase II is kept when the interior-point method certifies it (interior_point.hpp
+// IP6) and v⁺ = v* + M⁻¹(Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L), recomputed from the impulses, passes
+//   N v⁺ + φ/dt ≥ −ε v̄,   ‖p_t‖ ≤ μ p_N + c + ε p̄,   Σ p_N ≤ κ + ε p̄,   KE(v⁺) ≤ KE(v⁺_I) + ε E,
+// with ε = check_tolerance, v̄ the problem's velocity scale, p̄ = max(κ, m̄ v̄) and E = max(KE(v*),
+// ½ m̄ v̄²). Otherwise the step keeps phase I and reports SolveStatus::Fallback with the reason;
+// Failed is reported only when phase I itself is not certified (then v⁺ is its best iterate, which
+// still has 0 ≤ p ≤ ρ).
+//
+// Errata of [002] and how this implementation settles them (notes §1.2, §1.3, §6.2)
+//   • The Coulomb/viscous bound of QP1/QP2, μ_c²p_N² + μ_v²‖b_T‖² ≥ ‖p_t‖², is the inside of a
+//     hyperboloid and not convex when μ_v‖b_T‖ > 0 (notes §1.2 counter-example); "viscous" uses the
+//     convex superset (MD7) instead, with p_N ≥ 0 stated (it no longer follows from the cone).
+//   • The squared form μ²p_N² ≥ ‖p_t‖² is an indefinite quadratic constraint that convex solvers
+//     reject; (MD5) is the same set written as a second-order cone.
+//   • μ_v multiplies a velocity: with μ_v in N·s/m (problem.hpp), the impulse bound is dt·μ_v‖b_T‖,
+//     b_T = (S v*, T v*) the pre-contact slip (notes §1.2 on b_T and units).
+//   • QP2 prints N v ≥ 0 and mentions stabilization without giving it; here [004] (36) N v⁺ ≥ −φ/dt,
+//     and phase I carries the matching cost (φ/dt)ᵀp_N so that its optimality conditions are the
+//     stabilized LCP.
+//   • [002] gives phase I only in A/b form and phase II with bilateral J; here both are in velocity
+//     form with block-diagonal M (the island's trees, no J), never forming A.
+//
+// Warm start: phase II starts from the previous step's impulses of the same contacts
+// (problem.p_*_guess) when there are any, else from phase I's; phase I from the previous normal
+// impulses (interior_point.hpp describes how a guess enters). Option warm_start="0" disables both.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "contact/contact_model.hpp"
+#include "contact/max_dissipation/phase_one_pgs.hpp"
+#include "contact/max_dissipation/phase_programs.hpp"
+#include "contact/solvers/interior_point.hpp"
+
+namespace impetus {
+
+/// Options of `max_dissipation`, the attributes of <physics><max_dissipation …/>.
+struct MaxDissipationOptions {
+  /// friction="cone" (default): the Coulomb cone (MD5); "pyramid": the k-gon of (MD6);
+  /// "viscous": the convex Coulomb + viscous set (MD7), which reads the pairs' mu_viscous.
+  /// The cone and the pyramid ignore mu_viscous.
+  FrictionCone friction = FrictionCone::SecondOrder;
+  /// k of the pyramid (friction="pyramid"). Default 4 (the stewart_trinkle default); 3 … 16.
+  int friction_edges = 4;
+  /// Relative tolerance of the interior-point method (interior_point.hpp IP6), both phases.
+  /// Default 1e-9; range 1e-13 … 1e-4.
+  double tolerance = 1e-9;
+  /// Iteration cap of each interior-point solve. Default 60; range 5 … 1000.
+  int max_iterations = 60;
+  /// 1: warm-start both phases from the previous step's impulses; 0: cold starts. Default 1.
+  int warm_start = 1;
+  /// ε of the acceptance checks (MD9), relative. Default 1e-6: a thousand times the solver's
+  /// tolerance, so a certified solve always passes and only a wrong one fails. Range 1e-12 … 1e-2.
+  double check_tolerance = 1e-6;
+  /// Sweep cap of the phase-I fallback (MD3). Default 2000; range 1 … 10⁷.
+  int fallback_sweeps = 2000;
+
+  /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
+  static MaxDissipationOptions parse(const ModelOptions& options);
+};
+
+/// What the last solve did, phase by phase (for tests and benchmarks).
+struct MaxDissipationReport {
+  double kappa = 0;                          // κ (N·s)
+  double kinetic_energy_star = 0;            // KE(v*) (J)
+  double kinetic_energy_phase_one = 0;       // KE(v⁺_I)
+  double kinetic_energy_phase_two = 0;       // KE(v⁺_II), when phase II ran
+  InteriorPointStatus phase_one_status = InteriorPointStatus::Solved;
+  InteriorPointStatus phase_two_status = InteriorPointStatus::Solved;
+  bool phase_one_by_fallback = false;        // phase I came from projected Gauss–Seidel (MD3)
+  bool phase_two_accepted = false;           // (MD9) passed; the result is phase II's
+  int phase_one_iterations = 0, phase_two_iterations = 0;
+  double phase_one_seconds = 0, phase_two_seconds = 0;
+  Eigen::VectorXd v_phase_one;               // (nv) v⁺_I
+  Eigen::VectorXd p_N_phase_one;             // (nc)
+};
+
+class MaxDissipation final : public ContactModel {
+ public:
+  explicit MaxDissipation(MaxDissipationOptions options = {});
+  /// For the factory: parses the options (throws OptionError).
+  static std::unique_ptr<ContactModel> create(const ModelOptions& options);
+
+  std::string_view name() const override { return "max_dissipation"; }
+  void solve(const ContactProblem& problem, ContactResult& result) override;
+
+  const MaxDissipationOptions& options() const { return options_; }
+  const MaxDissipationReport& last_report() const { return report_; }
+
+ private:
+  /// Phase I (MD2–MD3) into report_ and p1_; false when not certified even by the fallback.
+  bool phase_one(const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats);
+  /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.
+  void velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+                   Eigen::VectorXd& v);
+
+  MaxDissipationOptions options_;
+  InteriorPointSolver ipm_;
+  PhaseOnePgs pgs_;
+  ConeProgram program_;
+  ImpulseLayout layout_;
+  MaxDissipationReport report_;
+  InteriorPointResult ipm_result_;
+  Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_;
+};
+
+}  // namespace impetus

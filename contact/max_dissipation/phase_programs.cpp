@@ -1,0 +1,169 @@
+// Building the phase I and phase II cone programs (phase_programs.hpp; max_dissipation.hpp MD2–MD7).
+#include "contact/max_dissipation/phase_programs.hpp"
+
+#include <cmath>
+
+namespace impetus {
+namespace {
+
+using Triplets = std::vector<Eigen::Triplet<double>>;
+
+void copy_row(const SparseRows& X, int row, int to, Triplets& out) {
+  for (SparseRows::InnerIterator it(X, row); it; ++it) out.emplace_back(to, static_cast<int>(it.col()), it.value());
+}
+
+double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
+  double sum = 0;
+  for (SparseRows::InnerIterator it(X, row); it; ++it) sum += it.value() * v[it.col()];
+  return sum;
+}
+
+void copy_velocity_space(const ContactProblem& problem, ConeProgram& program) {
+  program.nv = problem.nv;
+  program.systems = problem.systems;
+  program.v_star = problem.v_star;
+}
+
+/// p ≥ 0 as a one-coordinate group (and p ≤ ρ when ρ > 0).
+void add_nonnegative_group(int offset, double upper, ConeProgram& program) {
+  ImpulseGroup g;
+  g.offset = offset;
+  g.size = 1;
+  g.first_linear = static_cast<int>(program.linear.size());
+  GroupLinear lower;
+  lower.a = Eigen::Vector3d::UnitX();
+  program.linear.push_back(lower);                 // p ≥ 0
+  g.num_linear = 1;
+  if (upper > 0) {
+    GroupLinear bound;
+    bound.a = -Eigen::Vector3d::UnitX();
+    bound.b = upper;
+    program.linear.push_back(bound);               // ρ − p ≥ 0
+    g.num_linear = 2;
+  }
+  program.groups.push_back(g);
+}
+
+}  // namespace
+
+void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout) {
+  static thread_local Triplets J;
+  J.clear();
+  copy_velocity_space(problem, program);
+  const int nc = problem.nc, nl = problem.nl;
+  program.np = nc + nl;
+  program.c.resize(nc + nl);
+  program.groups.clear();
+  program.linear.clear();
+  program.cones.clear();
+  program.budgets.clear();
+  layout.contact_offset.resize(nc);
+  layout.has_friction.assign(nc, 0);
+  layout.normal_index.resize(nc);
+  for (int i = 0; i < nc; ++i) {
+    copy_row(problem.N, i, i, J);
+    program.c[i] = problem.phi[i] / problem.dt;    // (MD2): the gap enters as a cost on p_N
+    add_nonnegative_group(i, elastic_bound, program);
+    layout.contact_offset[i] = layout.normal_index[i] = i;
+  }
+  layout.limit_offset = nc;
+  for (int k = 0; k < nl; ++k) {
+    copy_row(problem.L, k, nc + k, J);
+    program.c[nc + k] = problem.phi_L[k] / problem.dt;
+    add_nonnegative_group(nc + k, elastic_bound, program);
+  }
+  program.J.resize(nc + nl, problem.nv);
+  program.J.setFromTriplets(J.begin(), J.end());
+  program.R.resize(0, problem.nv);
+  program.r.resize(0);
+}
+
+void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa, ConeProgram& program,
+                     ImpulseLayout& layout) {
+  static thread_local Triplets J, R;
+  J.clear();
+  R.clear();
+  copy_velocity_space(problem, program);
+  const int nc = problem.nc, nl = problem.nl;
+  program.groups.clear();
+  program.linear.clear();
+  program.cones.clear();
+  program.budgets.assign(1, ImpulseBudget{});
+  layout.contact_offset.resize(nc);
+  layout.has_friction.assign(nc, 0);
+  layout.normal_index.resize(nc);
+
+  int np = 0;
+  for (int i = 0; i < nc; ++i) {
+    const double mu = std::max(problem.mu[i], 0.0);
+    // (MD7) the viscous term: dt·μ_v‖b_T‖ with b_T = (S_i v*, T_i v*), the pre-contact slip.
+    double viscous = 0;
+    if (cone == FrictionCone::Viscous && problem.mu_viscous.size() == nc && problem.mu_viscous[i] > 0)
+      viscous = problem.dt * problem.mu_viscous[i] *
+                std::hypot(row_dot(problem.S, i, problem.v_star), row_dot(problem.T, i, problem.v_star));
+    const bool friction = mu > 0 || viscous > 0;
+    layout.contact_offset[i] = layout.normal_index[i] = np;
+    layout.has_friction[i] = friction;
+    copy_row(problem.N, i, np, J);
+    copy_row(problem.N, i, i, R);                 // (MD4) N v + φ/dt ≥ 0
+    program.budgets[0].index.push_back(np);        // (MD5) Σ p_N ≤ κ
+    if (!friction) {
+      add_nonnegative_group(np, 0, program);       // p_N ≥ 0
+      ++np;
+      continue;
+    }
+    copy_row(problem.S, i, np + 1, J);
+    copy_row(problem.T, i, np + 2, J);
+    ImpulseGroup g;
+    g.offset = np;
+    g.size = 3;
+    g.first_linear = static_cast<int>(program.linear.size());
+    if (cone == FrictionCone::Pyramid) {
+      // (MD6) facet j of the k-gon with vertices μp_N(cos 2πj/k, sin 2πj/k): its outward normal is at
+      // angle θ_j = (2j + 1)π/k and its distance from the axis μ p_N cos(π/k).
+      for (int j = 0; j < edges; ++j) {
+        const double theta = (2 * j + 1) * M_PI / edges;
+        GroupLinear facet;
+        facet.a = Eigen::Vector3d(mu * std::cos(M_PI / edges), -std::cos(theta), -std::sin(theta));
+        program.linear.push_back(facet);
+      }
+      g.num_linear = edges;
+    } else {
+      // (MD5)/(MD7): (μ p_N + c, p_S, p_T) ∈ Q³, c = 0 for the Coulomb cone.
+      GroupCone q;
+      q.F = Eigen::Vector3d(mu, 1, 1).asDiagonal();
+      q.f = Eigen::Vector3d(viscous, 0, 0);
+      g.cone = static_cast<int>(program.cones.size());
+      program.cones.push_back(q);
+      if (cone == FrictionCone::Viscous) {
+        // With c > 0 the set no longer implies p_N ≥ 0: say it.
+        GroupLinear compressive;
+        compressive.a = Eigen::Vector3d::UnitX();
+        program.linear.push_back(compressive);
+        g.num_linear = 1;
+      }
+    }
+    program.groups.push_back(g);
+    np += 3;
+  }
+  layout.limit_offset = np;
+  for (int k = 0; k < nl; ++k) {
+    copy_row(problem.L, k, np, J);
+    copy_row(problem.L, k, nc + k, R);
+    add_nonnegative_group(np, 0, program);
+    ++np;
+  }
+  program.np = np;
+  program.c.resize(0);
+  program.J.resize(np, problem.nv);
+  program.J.setFromTriplets(J.begin(), J.end());
+  program.R.resize(nc + nl, problem.nv);
+  program.R.setFromTriplets(R.begin(), R.end());
+  program.r.resize(nc + nl);
+  for (int i = 0; i < nc; ++i) program.r[i] = problem.phi[i] / problem.dt;
+  for (int k = 0; k < nl; ++k) program.r[nc + k] = problem.phi_L[k] / problem.dt;
+  program.budgets[0].bound = kappa;
+  if (nc == 0) program.budgets.clear();
+}
+
+}  // namespace impetus

@@ -1,0 +1,38 @@
+// The two cone programs of one maximum-dissipation step (seed 002), built from a ContactProblem:
+// phase I, the frictionless normal problem, and phase II, the frictional minimum-kinetic-energy
+// problem with the budget κ. The derivations are in max_dissipation.hpp (MD1)–(MD9).
+#pragma once
+
+#include <vector>
+
+#include "contact/problem.hpp"
+#include "contact/solvers/cone_program.hpp"
+
+namespace impetus {
+
+/// The friction set of phase II (max_dissipation.hpp MD5–MD7).
+enum class FrictionCone {
+  SecondOrder,   // ‖p_t‖ ≤ μ p_N, the true Coulomb cone (default)
+  Pyramid,       // the k-gon inscribed in it, edges at angles 2πj/k from t1 (as stewart_trinkle)
+  Viscous,       // ‖p_t‖ ≤ μ p_N + dt·μ_v‖(S v*, T v*)‖, p_N ≥ 0: the convex Coulomb + viscous set
+};
+
+/// Where each contact's and each limit's impulses sit in p.
+struct ImpulseLayout {
+  std::vector<int> contact_offset;   // (nc) index of p_N; p_S, p_T follow when the contact has friction
+  std::vector<char> has_friction;    // (nc)
+  int limit_offset = 0;              // p_L[k] = p[limit_offset + k]
+  std::vector<int> normal_index;     // (nc) = contact_offset, for the budget
+};
+
+/// Phase I (MD2) in velocity form: minimise ½vᵀMv + (φ/dt)ᵀp_N + (φ_L/dt)ᵀp_L subject to
+/// M v = M v* + Nᵀp_N + Lᵀp_L and 0 ≤ p ≤ ρ (ρ: `elastic_bound`, N·s, MD3).
+void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout);
+
+/// Phase II (MD4–MD7): minimise ½vᵀMv subject to the equation of motion, N v + φ/dt ≥ 0,
+/// L v + φ_L/dt ≥ 0, p_L ≥ 0, the friction set `cone` per contact and Σ p_N ≤ κ.
+/// `edges`: the pyramid's k (≥ 3), used with FrictionCone::Pyramid only.
+void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa, ConeProgram& program,
+                     ImpulseLayout& layout);
+
+}  // namespace impetus

@@ -1,0 +1,87 @@
+// The no-slip contact model of seed 000 (Drumwright, "Rapidly computable viscous friction and no-slip
+// rigid contact models", arXiv:1504.00719, §VI), velocity level, solved in O(m³ + m²n).
+//
+// Model (seed 000 (23)–(25), (45)–(46), with the errata of notes §8 corrected and the gap term of
+// DESIGN.md added). For one island, impulses over the step:
+//     M v⁺ = M v* + Nᵀ p_N + Sᵀ p_S + Tᵀ p_T + Lᵀ p_L                                          (NS1)
+//     S v⁺ = 0,  T v⁺ = 0                    at every contact (infinite friction)               (NS2)
+//     0 ≤ p_N ⊥ N v⁺ + φ/dt ≥ 0,   0 ≤ p_L ⊥ L v⁺ + φ_L/dt ≥ 0                                   (NS3)
+// v* = v⁻ + dt M⁻¹(τ − h) already carries the applied forces: this is the paper's (54) with the
+// missing Δt·f(t) (erratum E6). μ is not used: friction is unbounded. Joint-limit rows L are
+// unilateral and frictionless, like N. (NS1)–(NS3) is the KKT system of the strictly convex QP
+//     v⁺ = argmin ½ (v − v*)ᵀ M (v − v*)  s.t.  [S; T] v = 0,  N v ≥ −φ/dt,  L v ≥ −φ_L/dt      (NS4)
+// (notes §2.8), so v⁺ is unique even where the impulses are not, and with no applied force and
+// φ = 0, ½v⁻ᵀMv⁻ − ½v⁺ᵀMv⁺ = ½(v⁻ − v⁺)ᵀM(v⁻ − v⁺) ≥ 0 (M-orthogonal projection onto a cone).
+//
+// Solution (each step, per island):
+//   1. G ← FIND-INDICES(M, S, T) (Algorithm 2; contact/solvers/find_indices.hpp): the independent
+//      no-slip rows, by bordered Cholesky of D = G M⁻¹ Gᵀ. Dropped rows hold automatically.
+//   2. The normal LCP (paper (56)–(57) read as notes §2.8: F = N P Nᵀ, e = N P M v* + φ/dt) by the
+//      modified principal pivoting method (Algorithm 1; contact/solvers/principal_pivoting.hpp) on
+//      the same factor, warm-started from the previous step's positive impulses (p_N_guess,
+//      p_L_guess), never forming F; Lemke with regularisation on the dense F as the fallback
+//      (contact/solvers/unilateral_projection.hpp), counted as status Fallback.
+//   3. v⁺ = v* + M⁻¹(Gᵀλ_G + Nᵀp_N + Lᵀp_L); p_S, p_T are the λ_G of the kept rows, 0 on dropped
+//      rows (the split of friction among dependent rows is not determined by the model).
+// Errata used: E3/E6 (sign and Δt·f of (39)/(54)), E4/E7 ((56)–(57) mean the top-left block of the
+// inverse KKT matrix), E11 (line 28: w ← w†), P8 (index bookkeeping), P7 (Algorithm 1 cycles:
+// detected, capped, fallback).
+//
+// Options (<physics><no_slip …/>): those of contact/solvers/projection_options.hpp, and
+//   stick_gap   double (m), default inf   contacts with φ > stick_gap get no no-slip rows, only
+//                                         their normal row (the paper: every contact sticks; with
+//                                         the default the collision margin is the no-slip zone)
+#pragma once
+
+#include <limits>
+#include <memory>
+
+#include "contact/contact_model.hpp"
+#include "contact/solvers/find_indices.hpp"
+#include "contact/solvers/unilateral_projection.hpp"
+
+namespace impetus {
+
+struct NoSlipOptions {
+  ProjectionOptions projection;
+  /// Contacts with φ > stick_gap (m) are frictionless; default +∞ (every contact of the problem).
+  double stick_gap = std::numeric_limits<double>::infinity();
+};
+
+/// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.
+NoSlipOptions parse_no_slip_options(const ModelOptions& options);
+
+/// What the last solve did. Times in seconds.
+struct NoSlipReport {
+  FindIndicesResult indices;        // rows kept by FIND-INDICES; indices.rank = rank(G)
+  ProjectionReport projection;      // pivots, fallback, ρ
+  double equality_residual = 0;     // max |S_i v⁺|, |T_i v⁺| (m/s) over every sticking contact, dropped rows included
+  double time_find_indices = 0;
+  double time_total = 0;
+};
+
+class NoSlipModel final : public ContactModel {
+ public:
+  explicit NoSlipModel(NoSlipOptions options = {}) : options_(options) {}
+  /// The factory's entry (contact/factory.cpp): parses the scene's options, throws OptionError.
+  static std::unique_ptr<ContactModel> create(const ModelOptions& options) {
+    return std::make_unique<NoSlipModel>(parse_no_slip_options(options));
+  }
+  std::string_view name() const override { return "no_slip"; }
+  void solve(const ContactProblem& problem, ContactResult& result) override;
+
+  const NoSlipOptions& options() const { return options_; }
+  const NoSlipReport& last_report() const { return report_; }
+
+ private:
+  NoSlipOptions options_;
+  NoSlipReport report_;
+  BlockInertia M_inverse_;
+  DelassusFactor factor_;
+  UnilateralProjection projection_;
+  UnilateralRows U_;
+  Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
+  std::vector<char> sticks_;
+};
+
+}  // namespace impetus

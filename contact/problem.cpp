@@ -1,0 +1,147 @@
+// Operators of the island's block-diagonal inertia M = blkdiag(M_1, …, M_s) (contact/problem.hpp).
+//
+// Nothing here forms a dense nv×nv matrix: every product goes system block by system block, so the
+// cost of the Delassus operator A M⁻¹ Bᵀ = Σ_b A_b M_b⁻¹ B_bᵀ is that of the blocks the rows touch.
+#include "contact/problem.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <vector>
+
+namespace impetus {
+namespace {
+
+/// Index of the system block holding velocity coordinate `col` (systems are ordered by offset), or
+/// −1 when no block holds it.
+int block_of(const std::vector<SystemBlock>& systems, int col) {
+  auto after = std::upper_bound(systems.begin(), systems.end(), col,
+                                [](int c, const SystemBlock& s) { return c < s.offset; });
+  if (after == systems.begin()) return -1;
+  const int b = static_cast<int>(after - systems.begin()) - 1;
+  return col < systems[b].offset + systems[b].size ? b : -1;
+}
+
+/// The rows of a row-sparse matrix that touch each system block, in CSR form:
+/// rows[start[b] … start[b+1]) are the rows with a stored entry in the columns of block b.
+struct RowsByBlock {
+  std::vector<int> start, rows, last_row;
+
+  void build(const SparseRows& X, const std::vector<SystemBlock>& systems) {
+    const int nb = static_cast<int>(systems.size());
+    start.assign(nb + 1, 0);
+    last_row.assign(nb, -1);
+    for (int r = 0; r < X.outerSize(); ++r)          // count, each (row, block) pair once
+      for (SparseRows::InnerIterator it(X, r); it; ++it) {
+        const int b = block_of(systems, static_cast<int>(it.col()));
+        assert(b >= 0 && "a row has an entry outside every system block");
+        if (b >= 0 && last_row[b] != r) { last_row[b] = r; ++start[b + 1]; }
+      }
+    for (int b = 0; b < nb; ++b) start[b + 1] += start[b];
+    rows.resize(start[nb]);
+    std::fill(last_row.begin(), last_row.end(), -1);
+    std::vector<int>& fill = scratch_fill;
+    fill.assign(start.begin(), start.end() - 1);
+    for (int r = 0; r < X.outerSize(); ++r)
+      for (SparseRows::InnerIterator it(X, r); it; ++it) {
+        const int b = block_of(systems, static_cast<int>(it.col()));
+        if (b >= 0 && last_row[b] != r) { last_row[b] = r; rows[fill[b]++] = r; }
+      }
+  }
+  int count(int b) const { return start[b + 1] - start[b]; }
+  const int* of(int b) const { return rows.data() + start[b]; }
+
+ private:
+  std::vector<int> scratch_fill;
+};
+
+/// Buffers of delassus(), kept per thread so that the const operator allocates nothing once warm
+/// without making ContactProblem mutable.
+struct DelassusScratch {
+  RowsByBlock a_rows, b_rows;
+  std::vector<double> y;          // M_b⁻¹ B_bᵀ, size_b × (rows of B in block b), column-major
+  Eigen::VectorXd acc;            // one row of A_b M_b⁻¹ B_bᵀ
+};
+
+void solve_block_in_place(const SystemBlock& s, Eigen::Ref<Eigen::MatrixXd> x) {
+  if (s.M_llt != nullptr) {
+    s.M_llt->solveInPlace(x);
+  } else {
+    assert(s.M != nullptr && "a system block has neither M nor its factor");
+    Eigen::LLT<Eigen::MatrixXd>(*s.M).solveInPlace(x);   // allocates: callers should give M_llt
+  }
+}
+
+}  // namespace
+
+void ContactProblem::solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
+  assert(x.size() == nv);
+  out.resize(nv);
+  out.setZero();   // coordinates outside every block (there should be none) are immobile
+  for (const SystemBlock& s : systems) {
+    if (s.size == 0) continue;
+    out.segment(s.offset, s.size) = x.segment(s.offset, s.size);
+    solve_block_in_place(s, out.segment(s.offset, s.size));
+  }
+}
+
+void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out) const {
+  assert(A.cols() == nv && B.cols() == nv);
+  out.setZero(A.rows(), B.rows());
+  thread_local DelassusScratch w;
+  w.a_rows.build(A, systems);
+  if (&A != &B) w.b_rows.build(B, systems);
+  const RowsByBlock& b_rows = (&A == &B) ? w.a_rows : w.b_rows;
+
+  for (int b = 0; b < static_cast<int>(systems.size()); ++b) {
+    const SystemBlock& s = systems[b];
+    const int ka = w.a_rows.count(b), kb = b_rows.count(b);
+    if (ka == 0 || kb == 0 || s.size == 0) continue;
+
+    // Y = M_b⁻¹ B_bᵀ: the columns of B in block b, one column per row of B touching it.
+    if (w.y.size() < static_cast<size_t>(s.size) * kb) w.y.resize(static_cast<size_t>(s.size) * kb);
+    Eigen::Map<Eigen::MatrixXd> Y(w.y.data(), s.size, kb);
+    Y.setZero();
+    const int* brow = b_rows.of(b);
+    for (int j = 0; j < kb; ++j)
+      for (SparseRows::InnerIterator it(B, brow[j]); it; ++it) {
+        const int c = static_cast<int>(it.col()) - s.offset;
+        if (c >= 0 && c < s.size) Y(c, j) += it.value();
+      }
+    solve_block_in_place(s, Y);
+
+    // out(a, B rows) += A_b(a, :) · Y for each row a of A touching block b.
+    if (w.acc.size() < kb) w.acc.resize(kb);
+    const int* arow = w.a_rows.of(b);
+    for (int i = 0; i < ka; ++i) {
+      auto acc = w.acc.head(kb);
+      acc.setZero();
+      for (SparseRows::InnerIterator it(A, arow[i]); it; ++it) {
+        const int c = static_cast<int>(it.col()) - s.offset;
+        if (c >= 0 && c < s.size) acc += it.value() * Y.row(c).transpose();
+      }
+      for (int j = 0; j < kb; ++j) out(arow[i], brow[j]) += acc[j];
+    }
+  }
+}
+
+double ContactProblem::kinetic_energy(const Eigen::VectorXd& x) const {
+  assert(x.size() == nv);
+  double twice = 0;
+  for (const SystemBlock& s : systems) {
+    if (s.size == 0) continue;
+    const auto xb = x.segment(s.offset, s.size);
+    if (s.M != nullptr) {
+      for (int j = 0; j < s.size; ++j) twice += xb[j] * s.M->col(j).dot(xb);   // no temporary
+    } else {
+      assert(s.M_llt != nullptr);
+      const Eigen::MatrixXd& L = s.M_llt->matrixLLT();   // L in the lower triangle
+      for (int i = 0; i < s.size; ++i) {                  // xᵀ L Lᵀ x = ‖Lᵀx‖²
+        const double lt_x = L.col(i).tail(s.size - i).dot(xb.tail(s.size - i));
+        twice += lt_x * lt_x;
+      }
+    }
+  }
+  return 0.5 * twice;
+}
+
+}  // namespace impetus

@@ -1,0 +1,140 @@
+// Incremental Cholesky of D = C W⁻¹ Cᵀ (delassus_factor.hpp, D1–D4).
+#include "contact/solvers/delassus_factor.hpp"
+
+#include <cassert>
+#include <cmath>
+
+namespace impetus {
+namespace {
+
+/// x ← L⁻¹ x for the leading k×k lower triangle of L (plain substitution; k ≤ nv is small).
+void forward_substitute(const Eigen::MatrixXd& L, const Eigen::VectorXd& inv_diag, int k, double* x) {
+  const int ld = static_cast<int>(L.rows());
+  const double* a = L.data();
+  for (int j = 0; j < k; ++j) {
+    const double xj = x[j] * inv_diag[j];
+    x[j] = xj;
+    for (int i = j + 1; i < k; ++i) x[i] -= a[i + j * ld] * xj;
+  }
+}
+
+/// x ← L⁻ᵀ x for the leading k×k lower triangle of L.
+void backward_substitute(const Eigen::MatrixXd& L, const Eigen::VectorXd& inv_diag, int k, double* x) {
+  const int ld = static_cast<int>(L.rows());
+  const double* a = L.data();
+  for (int j = k - 1; j >= 0; --j) {
+    double s = x[j];
+    for (int i = j + 1; i < k; ++i) s -= a[i + j * ld] * x[i];
+    x[j] = s * inv_diag[j];
+  }
+}
+
+}  // namespace
+
+void DelassusFactor::reset(const InertiaOperator& W, const Eigen::VectorXd& v_f) {
+  W_ = &W;
+  v_f_ = &v_f;
+  k_ = 0;
+  last_k_ = 0;
+  nv_ = W.size();
+  if (Y_.rows() != nv_ || Y_.cols() != nv_ + 1) Y_.resize(nv_, nv_ + 1);
+  if (L_.rows() != nv_) L_.setZero(nv_, nv_);
+  if (rhs_.size() != nv_) rhs_.resize(nv_);
+  if (l_.size() != nv_) l_.resize(nv_);
+  if (x_.size() != nv_) x_.resize(nv_);
+  if (lambda_.size() != nv_) lambda_.setZero(nv_);
+  if (inv_diag_.size() != nv_) inv_diag_.resize(nv_);
+  if (rho_.size() != nv_) rho_.resize(nv_);
+  rows_.resize(nv_);
+}
+
+bool DelassusFactor::try_append(RowRef c, double target, double dependence_tolerance) {
+  auto y = Y_.col(k_);
+  W_->solve_row(c, y);
+  const double norm2 = row_dot(c, y);   // c W⁻¹ cᵀ
+  last_norm2_ = norm2;
+  last_k_ = k_;
+  // L l = C W⁻¹ cᵀ (D3); the entries c_p W⁻¹ cᵀ = c·y_p.
+  for (int p = 0; p < k_; ++p) l_[p] = row_dot(c, Y_.col(p));
+  forward_substitute(L_, inv_diag_, k_, l_.data());
+  if (!(norm2 > 0) || !std::isfinite(norm2)) return false;   // a zero row, or W⁻¹ broke down
+  if (k_ == nv_) return false;                               // C already spans every direction
+  const double delta = norm2 - l_.head(k_).squaredNorm();
+  if (!(delta > dependence_tolerance * norm2)) return false;  // sin²θ ≤ τ_dep: dependent
+  L_.row(k_).head(k_) = l_.head(k_).transpose();
+  L_(k_, k_) = std::sqrt(delta);
+  inv_diag_[k_] = 1.0 / L_(k_, k_);
+  rows_[k_] = c;
+  rhs_[k_] = target - row_dot(c, *v_f_);
+  ++k_;
+  return true;
+}
+
+Eigen::VectorBlock<const Eigen::VectorXd> DelassusFactor::dependence() {
+  assert(last_k_ == k_ && "dependence() needs the factor of the last try_append");
+  auto rho = rho_.head(k_);
+  rho = l_.head(k_);
+  backward_substitute(L_, inv_diag_, k_, rho.data());
+  return static_cast<const Eigen::VectorXd&>(rho_).head(k_);
+}
+
+void DelassusFactor::remove(int p) {
+  assert(p >= 0 && p < k_);
+  const int m = k_ - p - 1;   // rows below p
+  // (D4): L₂₂' L₂₂'ᵀ = L₂₂ L₂₂ᵀ + x xᵀ, with x the column p below the diagonal.
+  auto x = x_.head(m);
+  x = L_.col(p).segment(p + 1, m);
+  for (int j = 0; j < m; ++j) {
+    const int J = p + 1 + j;
+    const double Ljj = L_(J, J);
+    const double r = std::hypot(Ljj, x[j]);
+    const double c = r / Ljj, s = x[j] / Ljj;
+    L_(J, J) = r;
+    inv_diag_[J] = 1.0 / r;
+    for (int i = j + 1; i < m; ++i) {
+      const int I = p + 1 + i;
+      L_(I, J) = (L_(I, J) + s * x[i]) / c;
+      x[i] = c * x[i] - s * L_(I, J);
+    }
+  }
+  // Close the gap: row i > p moves up one; its columns > p move left one.
+  for (int i = p + 1; i < k_; ++i) {
+    L_.row(i - 1).head(p) = L_.row(i).head(p);
+    for (int j = p + 1; j <= i; ++j) L_(i - 1, j - 1) = L_(i, j);
+    inv_diag_[i - 1] = inv_diag_[i];
+  }
+  L_.row(k_ - 1).head(k_).setZero();
+  for (int i = p + 1; i < k_; ++i) {
+    Y_.col(i - 1) = Y_.col(i);
+    rows_[i - 1] = rows_[i];
+    rhs_[i - 1] = rhs_[i];
+  }
+  --k_;
+  last_k_ = -1;
+}
+
+void DelassusFactor::truncate(int k) {
+  assert(k >= 0 && k <= k_);
+  for (int i = k; i < k_; ++i) L_.row(i).head(i + 1).setZero();
+  k_ = k;
+  last_k_ = -1;
+}
+
+void DelassusFactor::solve(Eigen::VectorXd& v) {
+  auto lambda = lambda_.head(k_);
+  lambda = rhs_.head(k_);
+  solve_leading(k_, lambda);
+  v = *v_f_;
+  v.noalias() += Y_.leftCols(k_) * lambda;
+}
+
+void DelassusFactor::solve_leading(int k, Eigen::Ref<Eigen::VectorXd> x) const {
+  forward_substitute(L_, inv_diag_, k, x.data());
+  backward_substitute(L_, inv_diag_, k, x.data());
+}
+
+void DelassusFactor::forward_leading(int k, Eigen::Ref<Eigen::VectorXd> x) const {
+  forward_substitute(L_, inv_diag_, k, x.data());
+}
+
+}  // namespace impetus

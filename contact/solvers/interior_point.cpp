@@ -1,0 +1,309 @@
+// Mehrotra predictor–corrector for the cone program (interior_point.hpp).
+#include "contact/solvers/interior_point.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <cstdio>
+#include <cstdlib>
+
+namespace impetus {
+
+const char* to_string(InteriorPointStatus status) {
+  switch (status) {
+    case InteriorPointStatus::Solved: return "solved";
+    case InteriorPointStatus::IterationLimit: return "iteration limit";
+    case InteriorPointStatus::Stalled: return "stalled";
+    case InteriorPointStatus::NumericalFailure: return "numerical failure";
+    case InteriorPointStatus::InvalidProgram: return "invalid program";
+  }
+  return "?";
+}
+
+namespace {
+
+bool all_finite(const Eigen::VectorXd& x) { return x.allFinite(); }
+
+/// Sizes of the program's parts agree with each other.
+bool consistent(const ConeProgram& P, std::string& why) {
+  if (P.v_star.size() != P.nv) why = "v* has the wrong size";
+  else if (P.J.rows() != P.np || (P.np > 0 && P.J.cols() != P.nv)) why = "J is not np×nv";
+  else if (P.c.size() != 0 && P.c.size() != P.np) why = "c has the wrong size";
+  else if (P.R.rows() != P.nr() || (P.nr() > 0 && P.R.cols() != P.nv)) why = "R does not match r";
+  else {
+    for (const SystemBlock& s : P.systems)
+      if (s.M == nullptr || s.M_llt == nullptr) {
+        why = "a system block comes without M or its factor";
+        return false;
+      }
+    for (const ImpulseGroup& g : P.groups)
+      if (g.first_linear < 0 || g.first_linear + g.num_linear > static_cast<int>(P.linear.size()) ||
+          g.cone >= static_cast<int>(P.cones.size())) {
+        why = "a group names constraints that do not exist";
+        return false;
+      }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void InteriorPointSolver::move_into_cone(Eigen::VectorXd& u) const {
+  // α = how far u lies outside 𝒞 along e; if it is not safely inside, u ← u + (1 + α) e ([VA] §5.3).
+  const ConeLayout& L = kkt_.layout();
+  double alpha = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < L.n_lp(); ++i) alpha = std::max(alpha, -u[i]);
+  for (int c = 0; c < L.ncone; ++c) alpha = std::max(alpha, soc::distance_outside(u.segment<3>(L.cone(c))));
+  constexpr double kInsideMargin = 1e-8;   // scaled units: a point this close to the boundary is moved
+  if (alpha < -kInsideMargin) return;
+  const double shift = 1 + alpha;
+  for (int i = 0; i < L.n_lp(); ++i) u[i] += shift;
+  for (int c = 0; c < L.ncone; ++c) u[L.cone(c)] += shift;
+}
+
+double InteriorPointSolver::max_step(const Eigen::VectorXd& s, const Eigen::VectorXd& ds, const Eigen::VectorXd& z,
+                                     const Eigen::VectorXd& dz) const {
+  const ConeLayout& L = kkt_.layout();
+  double alpha = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < L.n_lp(); ++i) {
+    if (ds[i] < 0) alpha = std::min(alpha, -s[i] / ds[i]);
+    if (dz[i] < 0) alpha = std::min(alpha, -z[i] / dz[i]);
+  }
+  for (int c = 0; c < L.ncone; ++c) {
+    const int k = L.cone(c);
+    alpha = std::min(alpha, soc::max_step(s.segment<3>(k), ds.segment<3>(k)));
+    alpha = std::min(alpha, soc::max_step(z.segment<3>(k), dz.segment<3>(k)));
+  }
+  return alpha;
+}
+
+void InteriorPointSolver::scaling() {
+  // W from (s, z); λ = W z (IP step 1).
+  const ConeLayout& L = kkt_.layout();
+  W_.lp_w2.resize(L.n_lp());
+  W_.soc.resize(L.ncone);
+  lambda_.resize(L.m());
+  for (int i = 0; i < L.n_lp(); ++i) {
+    W_.lp_w2[i] = s_[i] / z_[i];
+    lambda_[i] = std::sqrt(s_[i] * z_[i]);
+  }
+  for (int c = 0; c < L.ncone; ++c) {
+    const int k = L.cone(c);
+    W_.soc[c].compute(s_.segment<3>(k), z_.segment<3>(k));
+    lambda_.segment<3>(k) = W_.soc[c].apply(z_.segment<3>(k));
+  }
+}
+
+bool InteriorPointSolver::factor(InteriorPointResult& result) {
+  if (!kkt_.factor(W_)) return false;
+  result.regularized_pivots = std::max(result.regularized_pivots, kkt_.regularized_pivots());
+  return true;
+}
+
+void InteriorPointSolver::residuals(const ConeProgram& P) {
+  // r_x = P x + Aᵀy + Gᵀz + q,  r_y = A x − b,  r_z = G x + s − h   (IP1), scaled units.
+  kkt_.multiply_Gt(z_, rv_, rp_);
+  kkt_.multiply_M(v_, tmp_v_);
+  rv_ += tmp_v_;
+  ry_ = tmp_v_ - b_;
+  kkt_.multiply_M(y_, tmp_v_);
+  rv_ += tmp_v_;
+  rp_.noalias() -= P.J * y_;
+  rp_ += c_;
+  ry_.noalias() -= P.J.transpose() * p_;
+  kkt_.multiply_G(v_, p_, rz_);
+  rz_ += s_ - h_;
+}
+
+void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_start, InteriorPointResult& result) {
+  result = InteriorPointResult{};
+  result.v = P.v_star;
+  result.p.setZero(P.np);
+  result.z_R.setZero(P.nr());
+  auto fail = [&](InteriorPointStatus status, const std::string& why) {
+    result.status = status;
+    result.message = why;
+  };
+  std::string why;
+  if (!consistent(P, why)) return fail(InteriorPointStatus::InvalidProgram, why);
+  if (!P.v_star.allFinite() || !P.r.allFinite() || (P.c.size() > 0 && !P.c.allFinite()))
+    return fail(InteriorPointStatus::NumericalFailure, "non-finite program data");
+
+  // Scales (IP2).
+  double trace = 0;
+  for (const SystemBlock& s : P.systems) trace += s.M->trace();
+  mass_scale_ = P.nv > 0 && trace > 0 ? trace / P.nv : 1.0;
+  velocity_scale_ = 0;
+  velocity_scale_ = std::max(velocity_scale_, P.v_star.lpNorm<Eigen::Infinity>());
+  if (P.np > 0) velocity_scale_ = std::max(velocity_scale_, (P.J * P.v_star).lpNorm<Eigen::Infinity>());
+  if (P.nr() > 0) velocity_scale_ = std::max(velocity_scale_, P.r.lpNorm<Eigen::Infinity>());
+  if (P.c.size() > 0) velocity_scale_ = std::max(velocity_scale_, P.c.lpNorm<Eigen::Infinity>());
+  if (!(velocity_scale_ > 0)) velocity_scale_ = 1;
+  const double impulse_scale = mass_scale_ * velocity_scale_;
+
+  if (!kkt_.setup(P, mass_scale_, why)) return fail(InteriorPointStatus::InvalidProgram, why);
+  const ConeLayout& L = kkt_.layout();
+  const int m = L.m();
+
+  // Scaled data.
+  kkt_.multiply_M(P.v_star / velocity_scale_, b_);
+  c_ = P.c.size() > 0 ? Eigen::VectorXd(P.c / velocity_scale_) : Eigen::VectorXd::Zero(P.np);
+  h_.resize(m);
+  if (L.nr > 0) h_.head(L.nr) = P.r / velocity_scale_;
+  for (int k = 0; k < L.nlin; ++k) h_[L.lin(k)] = P.linear[k].b / impulse_scale;
+  for (int j = 0; j < L.nbud; ++j) h_[L.budget(j)] = P.budgets[j].bound / impulse_scale;
+  for (int c = 0; c < L.ncone; ++c) h_.segment<3>(L.cone(c)) = P.cones[c].f / impulse_scale;
+  if (!h_.allFinite()) return fail(InteriorPointStatus::NumericalFailure, "non-finite program data");
+  const double b_norm = b_.lpNorm<Eigen::Infinity>(), c_norm = c_.lpNorm<Eigen::Infinity>();
+  const double h_norm = m > 0 ? h_.lpNorm<Eigen::Infinity>() : 0.0;
+
+  // Initial point [VA] §5.3: (IP3) with W = I and right-hand side (−q, b, h); s = −z.
+  W_.lp_w2.setOnes(L.n_lp());
+  W_.soc.assign(L.ncone, soc::NtScaling{});
+  if (!factor(result)) return fail(InteriorPointStatus::NumericalFailure, "the initial KKT system cannot be factored");
+  neg_rv_.setZero(P.nv);
+  neg_rp_ = -c_;
+  kkt_.solve(neg_rv_, neg_rp_, b_, h_, v_, p_, y_, z_, options_.refinement_steps);
+  if (p_start != nullptr && p_start->size() == P.np && p_start->allFinite()) {
+    // Warm start: p from the guess, v from the equation of motion (CP2).
+    p_ = *p_start / impulse_scale;
+    tmp_v_.noalias() = P.J.transpose() * p_;
+    kkt_.solve_M(tmp_v_);
+    v_ = P.v_star / velocity_scale_ + tmp_v_;
+  }
+  kkt_.multiply_G(v_, p_, s_);
+  s_ = h_ - s_;
+  move_into_cone(s_);
+  move_into_cone(z_);
+
+  double best_merit = std::numeric_limits<double>::infinity();
+  int small_steps = 0;
+  const int degree = L.degree();
+  for (int iteration = 0;; ++iteration) {
+    residuals(P);
+    const double gap = m > 0 ? s_.dot(z_) : 0.0;
+    kkt_.multiply_M(v_, tmp_v_);
+    const double pobj = 0.5 * v_.dot(tmp_v_) + c_.dot(p_);
+    const double pres = std::max(ry_.lpNorm<Eigen::Infinity>() / (1 + b_norm),
+                                 m > 0 ? rz_.lpNorm<Eigen::Infinity>() / (1 + h_norm) : 0.0);
+    const double dres = std::max(rv_.lpNorm<Eigen::Infinity>(), P.np > 0 ? rp_.lpNorm<Eigen::Infinity>() : 0.0) /
+                        (1 + c_norm);
+    const double relgap = gap / std::max(1.0, std::abs(pobj));
+    if (!std::isfinite(pres + dres + relgap) || !all_finite(v_) || !all_finite(p_)) {
+      fail(InteriorPointStatus::NumericalFailure, "non-finite iterate");
+      break;
+    }
+    const double merit = std::max({pres, dres, relgap});
+    if (std::getenv("IPM_DEBUG")) std::fprintf(stderr, "it %d pres %.2e dres %.2e gap %.2e\n", iteration, pres, dres, relgap);
+    if (merit < best_merit) {
+      best_merit = merit;
+      best_v_ = v_;
+      best_p_ = p_;
+      best_y_ = y_;
+      best_z_ = z_;
+      best_s_ = s_;
+      result.primal_residual = pres;
+      result.dual_residual = dres;
+      result.gap = relgap;
+    }
+    result.iterations = iteration;
+    if (merit <= options_.tolerance) {
+      result.status = InteriorPointStatus::Solved;
+      break;
+    }
+    if (iteration >= options_.max_iterations) {
+      fail(InteriorPointStatus::IterationLimit, "no convergence in " + std::to_string(iteration) + " iterations");
+      break;
+    }
+
+    // 1. Scaling and factorization.
+    scaling();
+    if (!factor(result)) {
+      fail(InteriorPointStatus::NumericalFailure, "the KKT system cannot be factored");
+      break;
+    }
+    const double mu = degree > 0 ? gap / degree : 0.0;
+    neg_rv_ = -rv_;
+    neg_rp_ = -rp_;
+    neg_ry_ = -ry_;
+
+    // 2. Predictor: d_s = −λ∘λ, so W(λ⁻¹∘d_s) = −s.
+    rhs_z_ = s_ - rz_;
+    kkt_.solve(neg_rv_, neg_rp_, neg_ry_, rhs_z_, dva_, dpa_, dya_, dza_, options_.refinement_steps);
+    kkt_.multiply_W2(dza_, tmp_z_);
+    dsa_ = -s_ - tmp_z_;
+
+    // 3. Centring.
+    const double alpha_a = std::min(1.0, max_step(s_, dsa_, z_, dza_));
+    double sigma = 0;
+    if (degree > 0 && gap > 0) {
+      const double ratio = (s_ + alpha_a * dsa_).dot(z_ + alpha_a * dza_) / gap;
+      sigma = std::clamp(ratio, 0.0, 1.0);
+      sigma = sigma * sigma * sigma;
+    }
+
+    // 4. Corrector: d_s = −λ∘λ − (W⁻¹Δs_a)∘(WΔz_a) + σμe.
+    ds_rhs_.resize(m);
+    for (int i = 0; i < L.n_lp(); ++i) {
+      const double w = std::sqrt(W_.lp_w2[i]);
+      ds_rhs_[i] = -lambda_[i] * lambda_[i] - (dsa_[i] / w) * (dza_[i] * w) + sigma * mu;
+    }
+    for (int c = 0; c < L.ncone; ++c) {
+      const int k = L.cone(c);
+      const soc::NtScaling& Wc = W_.soc[c];
+      const Eigen::Vector3d l = lambda_.segment<3>(k);
+      Eigen::Vector3d d = -soc::jordan_product(l, l) -
+                          soc::jordan_product(Wc.apply_inverse(dsa_.segment<3>(k)), Wc.apply(dza_.segment<3>(k)));
+      d[0] += sigma * mu;
+      ds_rhs_.segment<3>(k) = d;
+    }
+    // tmp_z = W(λ⁻¹∘d_s).
+    tmp_z_.resize(m);
+    for (int i = 0; i < L.n_lp(); ++i) tmp_z_[i] = std::sqrt(W_.lp_w2[i]) * ds_rhs_[i] / lambda_[i];
+    for (int c = 0; c < L.ncone; ++c) {
+      const int k = L.cone(c);
+      tmp_z_.segment<3>(k) = W_.soc[c].apply(soc::jordan_divide(lambda_.segment<3>(k), ds_rhs_.segment<3>(k)));
+    }
+    rhs_z_ = -rz_ - tmp_z_;
+    kkt_.solve(neg_rv_, neg_rp_, neg_ry_, rhs_z_, dv_, dp_, dy_, dz_, options_.refinement_steps);
+    kkt_.multiply_W2(dz_, tmp_z2_);
+    ds_ = tmp_z_ - tmp_z2_;
+
+    // 5. Step.
+    const double alpha = std::min(1.0, options_.step_fraction * max_step(s_, ds_, z_, dz_));
+    if (!std::isfinite(alpha)) {
+      fail(InteriorPointStatus::NumericalFailure, "non-finite step");
+      break;
+    }
+    if (std::getenv("IPM_DEBUG")) std::fprintf(stderr, "   alpha_a %.3e sigma %.3e alpha %.3e\n", alpha_a, sigma, alpha);
+    constexpr double kSmallStep = 1e-10;
+    small_steps = alpha < kSmallStep ? small_steps + 1 : 0;
+    if (small_steps >= 3) {
+      fail(InteriorPointStatus::Stalled, "the step to the boundary vanished");
+      break;
+    }
+    v_ += alpha * dv_;
+    p_ += alpha * dp_;
+    y_ += alpha * dy_;
+    z_ += alpha * dz_;
+    s_ += alpha * ds_;
+  }
+
+  // The iterate with the smallest residual, in physical units.
+  if (best_v_.size() == P.nv) {
+    result.v = best_v_ * velocity_scale_;
+    result.p = best_p_ * impulse_scale;
+    result.y = best_y_ * velocity_scale_;
+    result.z.resize(m);
+    result.s.resize(m);
+    for (int i = 0; i < m; ++i) {
+      const bool velocity_row = i < L.nr;
+      result.z[i] = best_z_[i] * (velocity_row ? impulse_scale : velocity_scale_);
+      result.s[i] = best_s_[i] * (velocity_row ? velocity_scale_ : impulse_scale);
+    }
+    result.z_R = result.z.head(L.nr);
+  }
+}
+
+}  // namespace impetus

@@ -1,0 +1,137 @@
+// A primal-dual interior-point method for the cone program of cone_program.hpp (a convex quadratic
+// program over the nonnegative orthant and three-dimensional second-order cones), sparse in velocity
+// space: the Delassus matrix is never formed.
+//
+// References
+//   [VA]  Vandenberghe, "The CVXOPT linear and quadratic cone program solvers" (2010): the
+//         Newton system, Nesterov–Todd scaling and the initial point (coneqp).
+//   [ME]  Mehrotra, "On the implementation of a primal-dual interior point method", SIAM J. Optim.
+//         2 (1992) 575–601: the predictor–corrector.
+//   [NW]  Nocedal & Wright, "Numerical Optimization" (2006), §16.6 and §14.2.
+//
+// Glossary (program symbols in cone_program.hpp, KKT symbols in interior_point_kkt.hpp)
+//   symbol  size   meaning                                                      code
+//   ------  -----  -----------------------------------------------------------  -----------------
+//   m̄, v̄   1, 1   mass and velocity scales of the problem (IP2)                 mass_scale, velocity_scale
+//   x       nv+np  (v, p) in scaled units                                        v_, p_
+//   y       nv     multiplier of the equation of motion (CP2)                    y_
+//   s, z    m      slacks and multipliers of the cone constraints (𝒞 = ℝ₊ × Q³)   s_, z_
+//   λ       m      scaled point W z = W⁻¹ s                                      lambda_
+//   μ       1      duality measure sᵀz / ϑ, ϑ = rows of ℝ₊ + number of cones     —
+//   σ       1      centring parameter of the corrector                           sigma
+//   r_x, r_y, r_z  residuals of the optimality conditions (IP1)                  rx_, ry_, rz_
+//
+// Optimality conditions of (CP1)–(CP6), written  min ½xᵀPx + qᵀx  s.t.  A x = b,  G x + s = h,
+// s ∈ 𝒞 (interior_point_kkt.hpp gives P, A, G, h; q = (0, c), b = M v*):
+//   r_x = P x + Aᵀ y + Gᵀ z + q = 0,   r_y = A x − b = 0,   r_z = G x + s − h = 0,
+//   s, z ∈ 𝒞,   s ∘ z = 0.                                                                      (IP1)
+//
+// Scaling (IP2): the solver works in units where M̃ = M/m̄ and velocities are v/v̄, impulses p/(m̄v̄),
+// with m̄ = tr(M)/nv and v̄ the largest of |v*|, |𝐉v*|, |r|, |c| (and 1 when all vanish). The
+// iteration is invariant under these scalings; the tolerances and the regularization are not,
+// and are stated in these units.
+//
+// Method: Mehrotra predictor–corrector with Nesterov–Todd scaling, infeasible start ([VA] §§5–6):
+//   1. W from (s, z), λ = W z.
+//   2. Predictor: solve (IP3) with right-hand side (−r_x, −r_y, −r_z + s); Δs = −s − W²Δz.
+//   3. α_a: the largest step in [0, 1] keeping s, z in 𝒞;  σ = ((s + α_aΔs)ᵀ(z + α_aΔz)/sᵀz)³.
+//   4. Corrector: d_s = −λ∘λ − (W⁻¹Δs_a)∘(WΔz_a) + σμe; solve (IP3) with right-hand side
+//      (−r_x, −r_y, −r_z − W(λ⁻¹∘d_s)); Δs = W(λ⁻¹∘d_s) − W²Δz.
+//   5. Step α = min(1, 0.99·α_max) on (x, y, z, s).
+// The Newton system is the sparse quasi-definite system (IP5) of interior_point_kkt.hpp, factored by
+// LDLᵀ in minimum-degree order with static and dynamic regularization, which iterative refinement on
+// the unregularized system (IP3) removes.
+//
+// Termination (IP6), all in scaled units:
+//   primal:  max(‖r_y‖∞/(1 + ‖b‖∞), ‖r_z‖∞/(1 + ‖h‖∞)) ≤ tol
+//   dual:    ‖r_x‖∞/(1 + ‖q‖∞) ≤ tol
+//   gap:     sᵀz / max(1, |½xᵀPx + qᵀx|) ≤ tol
+// Failures are statuses, never exceptions: the iteration limit, a stall (steps below 1e-10 three
+// times), or a non-finite iterate; the result then holds the iterate with the smallest residual.
+//
+// Initial point: [VA] §5.3 — the solution of (IP3) with W = I and right-hand side (−q, b, h), whose
+// s = h − G x and z are moved into the interior along e. A warm start replaces its p by a guess
+// (the previous step's impulses): v follows from the equation of motion, s = h − G x, and both s and
+// z are moved into the interior by the same rule.
+#pragma once
+
+#include <string>
+
+#include "contact/solvers/cone_program.hpp"
+#include "contact/solvers/interior_point_kkt.hpp"
+
+namespace impetus {
+
+struct InteriorPointOptions {
+  /// Relative tolerance of (IP6): residuals and gap, dimensionless (scaled units). Default 1e-9:
+  /// a velocity error of 1e-9 of the problem's velocity scale. Range 1e-13 … 1e-3.
+  double tolerance = 1e-9;
+  /// Iteration cap. Default 60 (well-posed programs converge in 10–30). Range ≥ 1.
+  int max_iterations = 60;
+  /// Fraction of the step to the boundary of the cones. Default 0.99; range (0, 1).
+  double step_fraction = 0.99;
+  /// Rounds of iterative refinement of each Newton solve on (IP3). Default 2; range ≥ 0.
+  int refinement_steps = 2;
+};
+
+enum class InteriorPointStatus {
+  Solved,            // (IP6) met
+  IterationLimit,    // max_iterations reached
+  Stalled,           // the step to the boundary vanished three times in a row
+  NumericalFailure,  // a non-finite iterate or a factorization that failed at every regularization
+  InvalidProgram,    // the program breaks a requirement of cone_program.hpp
+};
+const char* to_string(InteriorPointStatus status);
+
+struct InteriorPointResult {
+  InteriorPointStatus status = InteriorPointStatus::Solved;
+  int iterations = 0;
+  double primal_residual = 0, dual_residual = 0, gap = 0;   // of (IP6), at the returned iterate
+  int regularized_pivots = 0;       // the most pivots one factorization regularized dynamically (QD1)
+  std::string message;              // why, when not Solved
+  Eigen::VectorXd v;                // (nv) m/s, rad/s
+  Eigen::VectorXd p;                // (np) N·s
+  // Multipliers and slacks in physical units (for certificates and tests): y (nv, m/s); z and s (m,
+  // layout of interior_point_kkt.hpp ConeLayout): a row stated in velocities (R rows) has s in m/s and
+  // z in N·s, a row stated in impulses (group rows, budgets) has s in N·s and z in m/s.
+  Eigen::VectorXd y, z, s;
+  Eigen::VectorXd z_R;              // (nr) = the head of z: multipliers of the velocity rows (N·s)
+  bool solved() const { return status == InteriorPointStatus::Solved; }
+  double residual() const { return std::max({primal_residual, dual_residual, gap}); }
+};
+
+class InteriorPointSolver {
+ public:
+  explicit InteriorPointSolver(InteriorPointOptions options = {}) : options_(options) {}
+
+  /// Solves `program`. `p_start` (np, N·s), when given, is the warm start. Never throws.
+  void solve(const ConeProgram& program, const Eigen::VectorXd* p_start, InteriorPointResult& result);
+
+  const InteriorPointOptions& options() const { return options_; }
+  InteriorPointOptions& options() { return options_; }
+
+ private:
+  void residuals(const ConeProgram& program);
+  void scaling();
+  bool factor(InteriorPointResult& result);
+  double max_step(const Eigen::VectorXd& s, const Eigen::VectorXd& ds, const Eigen::VectorXd& z,
+                  const Eigen::VectorXd& dz) const;
+  void move_into_cone(Eigen::VectorXd& u) const;
+
+  InteriorPointOptions options_;
+  InteriorPointKkt kkt_;
+  ConeScaling W_;
+  double mass_scale_ = 1, velocity_scale_ = 1;
+
+  // Scaled data: b = M̃ṽ*, q_p = c̃, h.
+  Eigen::VectorXd b_, c_, h_;
+  // Iterate and residuals.
+  Eigen::VectorXd v_, p_, y_, s_, z_, lambda_;
+  Eigen::VectorXd rv_, rp_, ry_, rz_;
+  // Directions and scratch.
+  Eigen::VectorXd dv_, dp_, dy_, dz_, ds_, dva_, dpa_, dya_, dza_, dsa_;
+  Eigen::VectorXd ds_rhs_, tmp_z_, tmp_z2_, tmp_v_, tmp_p_, neg_rv_, neg_rp_, neg_ry_, rhs_z_;
+  Eigen::VectorXd best_v_, best_p_, best_y_, best_z_, best_s_;
+};
+
+}  // namespace impetus

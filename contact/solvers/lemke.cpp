@@ -1,0 +1,591 @@
+// Lemke's method (lemke.hpp, equations L1–L8).
+#include "contact/solvers/lemke.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace impetus {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Tolerances of the pivoting, on the problem scaled to max|A_ij| = max|q_i| = 1 (lemke.hpp).
+// An entry of d is a blocking candidate in (L5) only above max(kPivotAbsolute, kPivotRelative·‖d‖∞):
+// d is computed through G⁻¹ with a relative error ~ 1e-16·cond(G); below these floors an entry is
+// indistinguishable from an exact zero, and pivoting on it would blow G⁻¹ up.
+constexpr double kPivotAbsolute = 1e-13;
+constexpr double kPivotRelative = 1e-10;
+// An entry of d that is smaller than kCancellation times the sum of the magnitudes of its terms is a
+// cancellation: an exact zero of the exact arithmetic (a duplicated row of A, a rank-deficient
+// block), which must not be pivoted on however large d is.
+constexpr double kCancellation = 1e-9;
+// A chosen pivot element below kSuspectPivot times its terms triggers a refactorisation first: on
+// rank-deficient problems (48 redundant rows of rank 10) pivots at 1e-5 of their terms were seen to
+// be polluted zeros after a few dozen updates, leading to a false ray termination; at 1e-4 and
+// beyond they were decided right. 1e-3 keeps a decade of margin; refactorisations stay rare.
+constexpr double kSuspectPivot = 1e-3;
+// Two ratios of (L5) tie when the basic variable of the loser would be left within this (relative)
+// distance of zero: a few hundred roundoffs, small enough never to merge genuinely different ratios
+// of an O(1)-scaled problem.
+constexpr double kTie = 1e-11;
+// Two entries of the lexicographic rows [x B⁻¹]/d are equal within this relative distance.
+constexpr double kLexTie = 1e-11;
+// Basis residual ‖B x − q‖∞ (scaled problem) above which G⁻¹ is rebuilt, and how often it is measured.
+constexpr double kDriftTolerance = 1e-10;
+constexpr int kCheckPeriod = 32;
+// A is handled column-sparse when at most this fraction of its entries are non-zero: below it the
+// indexed loop beats the dense, vectorised column sweep.
+constexpr double kSparseFraction = 0.25;
+// Gauss–Jordan declares G singular when a pivot falls below this fraction of max|G_ij|.
+constexpr double kSingularPivot = 1e-14;
+
+bool all_finite(const Eigen::MatrixXd& m) { return m.allFinite(); }
+
+/// In-place inverse by Gauss–Jordan elimination with partial pivoting. False when singular.
+bool invert_in_place(Eigen::Ref<Eigen::MatrixXd> a, std::vector<int>& perm, Eigen::VectorXd& col,
+                     Eigen::VectorXd& row) {
+  const int k = static_cast<int>(a.rows());
+  if (k == 0) return true;
+  const double scale = a.cwiseAbs().maxCoeff();
+  if (!(scale > 0) || !std::isfinite(scale)) return false;
+  for (int p = 0; p < k; ++p) {
+    Eigen::Index at = 0;
+    const double best = a.col(p).tail(k - p).cwiseAbs().maxCoeff(&at);
+    const int piv = p + static_cast<int>(at);
+    if (!(best > kSingularPivot * scale)) return false;
+    perm[p] = piv;
+    if (piv != p) a.row(p).swap(a.row(piv));
+    const double inv = 1.0 / a(p, p);
+    a(p, p) = 1.0;
+    a.row(p) *= inv;
+    col.head(k) = a.col(p);
+    col[p] = 0;
+    a.col(p).setZero();
+    a(p, p) = inv;
+    row.head(k) = a.row(p).transpose();
+    a.noalias() -= col.head(k) * row.head(k).transpose();
+  }
+  for (int p = k - 1; p >= 0; --p)
+    if (perm[p] != p) a.col(p).swap(a.col(perm[p]));
+  return true;
+}
+
+}  // namespace
+
+const char* to_string(LemkeStatus status) {
+  switch (status) {
+    case LemkeStatus::Solved: return "solved";
+    case LemkeStatus::RayTermination: return "ray termination";
+    case LemkeStatus::PivotLimit: return "pivot limit";
+    case LemkeStatus::NumericalFailure: return "numerical failure";
+    case LemkeStatus::CertificateFailed: return "certificate failed";
+  }
+  return "unknown";
+}
+
+double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
+                    Eigen::VectorXd& w, double epsilon) {
+  const Eigen::Index n = q.size();
+  w.resize(n);
+  if (n == 0) return 0;
+  if (!z.allFinite()) return kInf;
+  w.noalias() = A * z;
+  if (epsilon != 0) w += epsilon * z;
+  const double az = w.lpNorm<Eigen::Infinity>();
+  w += q;
+  double w_ref = q.lpNorm<Eigen::Infinity>();
+  if (!(w_ref > 0)) w_ref = az;
+  double z_ref = z.lpNorm<Eigen::Infinity>();
+  if (!(w_ref > 0)) w_ref = 1;
+  if (!(z_ref > 0)) z_ref = 1;
+  double rho = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    rho = std::max(rho, -z[i] / z_ref);
+    rho = std::max(rho, -w[i] / w_ref);
+    rho = std::max(rho, std::abs(z[i] * w[i]) / (z_ref * w_ref));
+  }
+  return std::isfinite(rho) ? rho : kInf;
+}
+
+void LemkeSolver::reserve(int n) {
+  n_ = n;
+  As_.resize(n, n);
+  qs_.resize(n);
+  rows_.resize(n);
+  cols_.resize(n);
+  rpos_.resize(n);
+  cpos_.resize(n + 1);
+  if (Ginv_.rows() != n) Ginv_.resize(n, n);
+  if (Gbuf_.rows() != n) Gbuf_.resize(n, n);
+  for (Eigen::VectorXd* v : {&xw_, &xz_, &dz_, &dw_, &dz_scale_, &dw_scale_, &t_, &u_, &h_, &lex_best_, &lex_cand_, &gj_col_, &gj_row_})
+    v->resize(n);
+  perm_.resize(n);
+  sorted_rows_.resize(n);
+  ties_.reserve(n + 1);
+}
+
+// t = A[:, Z'] x (|A[:, Z']|·|x| with `magnitudes`), the z₀ column being e = 1: the O(n·k) part of a
+// pivot, over the non-zeros only when A is sparse (islands of many bodies).
+void LemkeSolver::basis_columns_times(const Eigen::VectorXd& x, bool magnitudes) {
+  t_.setZero();
+  for (int c = 0; c < k_; ++c) {
+    const int j = cols_[c];
+    const double a = magnitudes ? std::abs(x[c]) : x[c];
+    if (j == n_) {
+      t_.array() += a;
+    } else if (sparse_) {
+      for (int p = col_start_[j]; p < col_start_[j + 1]; ++p)
+        t_[row_index_[p]] += a * (magnitudes ? std::abs(value_[p]) : value_[p]);
+    } else if (magnitudes) {
+      t_.noalias() += a * As_.col(j).cwiseAbs();
+    } else {
+      t_.noalias() += a * As_.col(j);
+    }
+  }
+}
+
+// d = B⁻¹·(column of the entering variable), split by (L8) into dz_ (k, by column position) and
+// dw_ (entries of the basic w's): column −A_{:,j} for z_j, e_j for w_j (j ∈ R).
+void LemkeSolver::direction(Entering v) {
+  const int k = k_;
+  auto Gi = Ginv_.topLeftCorner(k, k);
+  if (v.is_z) {
+    // dz = G⁻¹u and its term magnitudes |G⁻¹|·|u| in one sweep over G⁻¹ (u is sparse for sparse A).
+    dz_.head(k).setZero();
+    dz_scale_.head(k).setZero();
+    for (int a = 0; a < k; ++a) {
+      u_[a] = -As_(rows_[a], v.j);
+      if (u_[a] == 0) continue;
+      dz_.head(k).noalias() += u_[a] * Gi.col(a);
+      dz_scale_.head(k).noalias() += std::abs(u_[a]) * Gi.col(a).cwiseAbs();
+    }
+  } else {
+    dz_.head(k) = Gi.col(rpos_[v.j]);
+    dz_scale_.head(k) = dz_.head(k).cwiseAbs();
+  }
+  // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W.
+  basis_columns_times(dz_, false);
+  if (v.is_z) dw_ = t_ - As_.col(v.j);
+  else dw_ = t_;
+
+  // Magnitudes of the terms each entry of d is a sum of: an entry far below its own terms is a
+  // cancellation, an exact zero up to roundoff (e.g. a duplicated row of A), whatever ‖d‖ is.
+  basis_columns_times(dz_, true);
+  if (v.is_z) dw_scale_ = t_ + As_.col(v.j).cwiseAbs();
+  else dw_scale_ = t_;
+}
+
+// h = r'ᵀ G⁻¹ with r'_c = A[i, Z'_c]: the coupling of row i to the basis (row i of A[W,Z'] G⁻¹ in L8).
+void LemkeSolver::r_times_ginv(int i) {
+  const int k = k_;
+  for (int c = 0; c < k; ++c) u_[c] = a_entry(i, cols_[c]);
+  h_.head(k).noalias() = Ginv_.topLeftCorner(k, k).transpose() * u_.head(k);
+}
+
+// Gathers r'_c = A[i, Z'_c] of a w_i candidate (unused for a z candidate).
+void LemkeSolver::lex_prepare(const LexCandidate& x, Eigen::VectorXd& u) const {
+  if (!x.is_z)
+    for (int c = 0; c < k_; ++c) u[c] = a_entry(x.index, cols_[c]);
+}
+
+// Entry j (an original row: the order of the perturbation ε^j) of the row [B⁻¹]/d of a basic
+// variable, through (L8):  z at column position c: G⁻¹(c, rpos j);  w_i: e_i + (A[i,Z'] G⁻¹) on R.
+double LemkeSolver::lex_entry(const LexCandidate& x, const Eigen::VectorXd& u, int j) const {
+  const int a = rpos_[j];
+  double value = 0;
+  if (x.is_z) {
+    if (a >= 0) value = Ginv_(x.index, a);
+  } else if (j == x.index) {
+    value = 1;                                   // w_i is basic, so row i is not in R
+  } else if (a >= 0) {
+    value = u.head(k_).dot(Ginv_.col(a).head(k_));
+  }
+  return value / x.d;
+}
+
+// Whether x's row [B⁻¹]/d precedes y's lexicographically. Entries are computed lazily, column by
+// column, over the columns where either can be non-zero (R, sorted, and a w candidate's own row),
+// until the first that differs: O(k) per entry instead of O(k²) per row.
+bool LemkeSolver::lex_less(const LexCandidate& x, const Eigen::VectorXd& ux, const LexCandidate& y,
+                           const Eigen::VectorXd& uy) const {
+  int extra[2] = {x.is_z ? n_ : x.index, y.is_z ? n_ : y.index};
+  if (extra[0] > extra[1]) std::swap(extra[0], extra[1]);
+  int p = 0, e = 0;
+  while (true) {
+    const int next_r = p < k_ ? sorted_rows_[p] : n_;
+    const int next_e = e < 2 ? extra[e] : n_;
+    if (next_r >= n_ && next_e >= n_) break;
+    int j;
+    if (next_r <= next_e) {
+      j = next_r;
+      ++p;
+    } else {
+      j = next_e;
+      ++e;
+    }
+    const double a = lex_entry(x, ux, j), b = lex_entry(y, uy, j);
+    if (std::abs(a - b) > kLexTie * std::max({1.0, std::abs(a), std::abs(b)})) return a < b;
+  }
+  return x.d > y.d;   // numerically equal rows: the larger pivot
+}
+
+void LemkeSolver::recompute_values() {
+  const int k = k_;
+  for (int a = 0; a < k; ++a) u_[a] = qs_[rows_[a]];
+  xz_.head(k).noalias() = Ginv_.topLeftCorner(k, k) * u_.head(k);       // x_Z' = G⁻¹ q_R
+  basis_columns_times(xz_, false);
+  for (int i = 0; i < n_; ++i)
+    if (rpos_[i] < 0) xw_[i] = qs_[i] + t_[i];                          // x_W = q_W + A[W,Z'] x_Z'
+}
+
+// ‖B x − q‖∞ for the current values (L8): rows R: −A[R,Z'] x_Z' − q_R; rows W: x_W − A[W,Z'] x_Z' − q_W.
+// Leaves the residual r = q − B x in t_.
+double LemkeSolver::basis_residual() {
+  const int k = k_;
+  basis_columns_times(xz_, false);
+  t_ += qs_;                       // q + A[:,Z'] x_Z'
+  for (int i = 0; i < n_; ++i)
+    if (rpos_[i] < 0) t_[i] -= xw_[i];
+  return t_.lpNorm<Eigen::Infinity>();
+}
+
+// One step of iterative refinement: x += B⁻¹ (q − B x), through (L8).
+void LemkeSolver::refine() {
+  const int k = k_;
+  basis_residual();
+  for (int a = 0; a < k; ++a) u_[a] = t_[rows_[a]];
+  dz_.head(k).noalias() = Ginv_.topLeftCorner(k, k) * u_.head(k);
+  xz_.head(k) += dz_.head(k);
+  for (int i = 0; i < n_; ++i)
+    if (rpos_[i] < 0) xw_[i] += t_[i];    // δx_W = r_W + A[W, Z'] δx_Z'
+  basis_columns_times(dz_, false);
+  for (int i = 0; i < n_; ++i)
+    if (rpos_[i] < 0) xw_[i] += t_[i];
+}
+
+bool LemkeSolver::refactor() {
+  const int k = k_;
+  auto G = Gbuf_.topLeftCorner(k, k);
+  for (int c = 0; c < k; ++c)
+    for (int a = 0; a < k; ++a) G(a, c) = -a_entry(rows_[a], cols_[c]);
+  if (!invert_in_place(G, perm_, gj_col_, gj_row_)) return false;
+  Ginv_.topLeftCorner(k, k) = G;
+  recompute_values();
+  return Ginv_.topLeftCorner(k, k).allFinite();
+}
+
+void LemkeSolver::extract(Eigen::VectorXd& z, double scale) const {
+  z.setZero();
+  for (int c = 0; c < k_; ++c)
+    if (cols_[c] < n_) z[cols_[c]] = std::max(0.0, xz_[c]) * scale;
+}
+
+LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, double epsilon,
+                                     Eigen::VectorXd& z) {
+  const int n = static_cast<int>(q.size());
+  LemkeAttempt out;
+  z.resize(n);
+  z.setZero();
+  if (n == 0) return out;
+  if (A.rows() != n || A.cols() != n || !all_finite(A) || !q.allFinite() || !std::isfinite(epsilon)) {
+    out.status = LemkeStatus::NumericalFailure;
+    out.residual = kInf;
+    return out;
+  }
+  if (q.minCoeff() >= 0) {                        // z = 0 solves (L1)
+    out.residual = lcp_residual(A, q, z, w_, epsilon);
+    return out;
+  }
+
+  // Scale to max|A_ij| = max|q_i| = 1: tolerances then mean the same for every problem.
+  reserve(n);
+  As_ = A;
+  As_.diagonal().array() += epsilon;
+  double alpha = As_.cwiseAbs().maxCoeff();
+  if (!(alpha > 0)) alpha = 1;
+  const double beta = q.lpNorm<Eigen::Infinity>();
+  As_ /= alpha;
+  qs_ = q / beta;
+  const double z_scale = beta / alpha;            // z = z_s·β/α
+
+  // A compressed-column copy when A is mostly zeros (a contact couples at most two bodies).
+  const Eigen::Index nnz = (As_.array() != 0).count();
+  sparse_ = nnz <= kSparseFraction * static_cast<double>(n) * n;
+  if (sparse_) {
+    col_start_.resize(n + 1);
+    row_index_.resize(nnz);
+    value_.resize(nnz);
+    int p = 0;
+    for (int j = 0; j < n; ++j) {
+      col_start_[j] = p;
+      for (int i = 0; i < n; ++i)
+        if (As_(i, j) != 0) {
+          row_index_[p] = i;
+          value_[p++] = As_(i, j);
+        }
+    }
+    col_start_[n] = p;
+  }
+  const int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : 20 * n + 100;
+
+  std::fill(rpos_.begin(), rpos_.end(), -1);
+  std::fill(cpos_.begin(), cpos_.end(), -1);
+  xw_ = qs_;
+
+  // (L3): z₀ enters; w_r leaves, r the lexicographic minimiser of (q_i, e_iᵀ): among the most
+  // negative q_i, the largest index.
+  int r = 0;
+  const double qmin = qs_.minCoeff();
+  for (int i = 0; i < n; ++i)
+    if (qs_[i] <= qmin + kTie * (1 + std::abs(qmin))) r = i;
+  const double z0 = -qs_[r];
+  xw_.array() += z0;
+  k_ = 1;
+  rows_[0] = r;
+  rpos_[r] = 0;
+  cols_[0] = n;
+  cpos_[n] = 0;
+  Ginv_(0, 0) = -1.0;                              // G = −e_r = [−1]
+  xz_[0] = z0;
+  int pivots = 1;
+  Entering entering{true, r};                      // (L4): the complement of w_r
+
+  LemkeStatus status = LemkeStatus::Solved;
+  bool z0_left = false;
+  bool fresh = false;                              // G⁻¹ was just rebuilt from scratch
+  while (!z0_left) {
+    if (pivots >= max_pivots) { status = LemkeStatus::PivotLimit; break; }
+    const int k = k_;
+    direction(entering);
+
+    // (L5): blocking candidates are d_i clear of roundoff; θ the smallest ratio.
+    double dmax = dz_.head(k).cwiseAbs().maxCoeff();
+    for (int i = 0; i < n; ++i)
+      if (rpos_[i] < 0) dmax = std::max(dmax, std::abs(dw_[i]));
+    if (!std::isfinite(dmax)) { status = LemkeStatus::NumericalFailure; break; }
+    const double floor = std::max(kPivotAbsolute, kPivotRelative * dmax);
+    auto blocks_w = [&](int i) { return rpos_[i] < 0 && dw_[i] > std::max(floor, kCancellation * dw_scale_[i]); };
+    auto blocks_z = [&](int c) { return dz_[c] > std::max(floor, kCancellation * dz_scale_[c]); };
+    double theta = kInf;
+    for (int i = 0; i < n; ++i)
+      if (blocks_w(i)) theta = std::min(theta, std::max(xw_[i], 0.0) / dw_[i]);
+    for (int c = 0; c < k; ++c)
+      if (blocks_z(c)) theta = std::min(theta, std::max(xz_[c], 0.0) / dz_[c]);
+    if (theta == kInf) {
+      // A ray ends the run: make sure it is not an artefact of an inaccurate G⁻¹.
+      if (!fresh) {
+        if (!refactor()) { status = LemkeStatus::NumericalFailure; break; }
+        fresh = true;
+        continue;
+      }
+      status = LemkeStatus::RayTermination;
+      break;
+    }
+
+    // Ties: candidates left within kTie of zero by the step θ. z₀ wins (it ends the run); otherwise
+    // the lexicographic minimum of [x B⁻¹]/d; exact lexicographic ties (numerically) go to the
+    // largest pivot.
+    bool leave_z = false;
+    int leave = -1;          // column position (z) or row index (w)
+    double leave_d = 0;
+    auto tied = [&](double x, double d) {
+      const double xp = std::max(x, 0.0);
+      return xp - theta * d <= kTie * (1 + xp);
+    };
+    const int z0_pos = cpos_[n];
+    if (blocks_z(z0_pos) && tied(xz_[z0_pos], dz_[z0_pos])) {
+      leave_z = true; leave = z0_pos; leave_d = dz_[z0_pos];
+    } else {
+      ties_.clear();
+      for (int i = 0; i < n; ++i)
+        if (blocks_w(i) && tied(xw_[i], dw_[i])) ties_.push_back({false, i, dw_[i]});
+      for (int c = 0; c < k; ++c)
+        if (blocks_z(c) && tied(xz_[c], dz_[c])) ties_.push_back({true, c, dz_[c]});
+      if (!ties_.empty()) {
+        LexCandidate best = ties_.front();
+        if (ties_.size() > 1) {
+          std::copy(rows_.begin(), rows_.begin() + k, sorted_rows_.begin());
+          std::sort(sorted_rows_.begin(), sorted_rows_.begin() + k);
+          lex_prepare(best, lex_best_);
+          for (size_t t = 1; t < ties_.size(); ++t) {
+            lex_prepare(ties_[t], lex_cand_);
+            if (lex_less(ties_[t], lex_cand_, best, lex_best_)) {
+              best = ties_[t];
+              lex_best_.swap(lex_cand_);
+            }
+          }
+        }
+        leave_z = best.is_z; leave = best.index; leave_d = best.d;
+      }
+    }
+    if (leave < 0 || !std::isfinite(theta)) { status = LemkeStatus::NumericalFailure; break; }
+
+    // A pivot element that is small against its own terms may be a zero polluted by the error the
+    // updates of G⁻¹ accumulate: rebuild G⁻¹ once and decide again on an accurate d.
+    const double leave_scale = leave_z ? dz_scale_[leave] : dw_scale_[leave];
+    if (!fresh && leave_d < kSuspectPivot * leave_scale) {
+      if (!refactor()) { status = LemkeStatus::NumericalFailure; break; }
+      fresh = true;
+      continue;
+    }
+    fresh = false;
+
+    // Move along d by θ: x ← x − θ d; the entering variable takes θ, the leaving one 0.
+    for (int i = 0; i < n; ++i)
+      if (rpos_[i] < 0) xw_[i] = std::max(0.0, xw_[i] - theta * dw_[i]);
+    for (int c = 0; c < k; ++c) xz_[c] = std::max(0.0, xz_[c] - theta * dz_[c]);
+
+    // Basis update of G⁻¹ (L8), one of four shapes.
+    const double s = leave_d;                    // the pivot element
+    const int leaving_index = leave_z ? cols_[leave] : leave;
+    if (entering.is_z && !leave_z) {
+      // w_i leaves, z_j enters: border G with row i and column j. With g = G⁻¹u = dz, h = rᵀG⁻¹
+      // (r = −A[i,Z']) and s = α − rᵀg = dw_i:  [G u; rᵀ α]⁻¹ = [G⁻¹ + g h/s, −g/s; −h/s, 1/s].
+      const int i = leave;
+      r_times_ginv(i);                           // h_ = A[i,Z'] G⁻¹ = −rᵀG⁻¹
+      auto Gi = Ginv_.topLeftCorner(k, k);
+      u_.head(k) = dz_.head(k) / s;
+      Gi.noalias() -= u_.head(k) * h_.head(k).transpose();
+      Ginv_.row(k).head(k) = h_.head(k).transpose() / s;
+      Ginv_.col(k).head(k) = -u_.head(k);
+      Ginv_(k, k) = 1.0 / s;
+      rows_[k] = i; rpos_[i] = k;
+      cols_[k] = entering.j; cpos_[entering.j] = k;
+      xz_[k] = theta;
+      k_ = k + 1;
+    } else if (entering.is_z && leave_z) {
+      // z_l leaves, z_j enters: column replacement, the simplex eta update on row p.
+      const int p = leave;
+      auto Gi = Ginv_.topLeftCorner(k, k);
+      Gi.row(p) /= s;
+      h_.head(k) = Gi.row(p).transpose();
+      u_.head(k) = dz_.head(k);
+      u_[p] = 0;
+      Gi.noalias() -= u_.head(k) * h_.head(k).transpose();
+      cpos_[cols_[p]] = -1;
+      cols_[p] = entering.j; cpos_[entering.j] = p;
+      xz_[p] = theta;
+    } else if (!entering.is_z && !leave_z) {
+      // w_i leaves, w_j enters: row q of G (row j) is replaced by r = −A[i,Z']. Sherman–Morrison,
+      // with G⁻¹e_q = dz and rᵀ G⁻¹ e_q = −dw_i:  G⁻¹ ← G⁻¹ + dz (rᵀG⁻¹ − e_qᵀ)/dw_i.
+      const int i = leave, q_pos = rpos_[entering.j];
+      r_times_ginv(i);
+      h_.head(k) = -h_.head(k) / s;              // rᵀG⁻¹ / dw_i
+      h_[q_pos] -= 1.0 / s;
+      Ginv_.topLeftCorner(k, k).noalias() += dz_.head(k) * h_.head(k).transpose();
+      rpos_[entering.j] = -1;
+      rows_[q_pos] = i; rpos_[i] = q_pos;
+      xw_[entering.j] = theta;
+    } else {
+      // z_l leaves (column p), w_j enters (row position q): delete them. With H = G⁻¹,
+      // (G without row q, column p)⁻¹ = H₋ₚ,₋q − H₋ₚ,q H_p,₋q / H_pq,  H_pq = dz_p.
+      const int p = leave, q_pos = rpos_[entering.j];
+      auto Gi = Ginv_.topLeftCorner(k, k);
+      h_.head(k) = Gi.row(p).transpose() / s;
+      Gi.noalias() -= dz_.head(k) * h_.head(k).transpose();       // dz = G⁻¹ e_q = H(:, q)
+      cpos_[cols_[p]] = -1;
+      rpos_[entering.j] = -1;
+      xw_[entering.j] = theta;
+      const int last = k - 1;
+      if (q_pos != last) {
+        Ginv_.col(q_pos).head(k) = Ginv_.col(last).head(k);
+        rows_[q_pos] = rows_[last]; rpos_[rows_[q_pos]] = q_pos;
+      }
+      if (p != last) {
+        Ginv_.row(p).head(k) = Ginv_.row(last).head(k);
+        cols_[p] = cols_[last]; cpos_[cols_[p]] = p;
+        xz_[p] = xz_[last];
+      }
+      k_ = last;
+    }
+    ++pivots;
+    if (!std::isfinite(s) || !std::isfinite(1.0 / s)) { status = LemkeStatus::NumericalFailure; break; }
+
+    if (leave_z && leaving_index == n) {
+      z0_left = true;                            // (L5): a complementary basis, a solution
+    } else {
+      entering = Entering{!leave_z, leaving_index};   // (L4)
+      if (pivots % kCheckPeriod == 0 && basis_residual() > kDriftTolerance * (1 + xz_.head(k_).cwiseAbs().maxCoeff())) {
+        if (!refactor()) { status = LemkeStatus::NumericalFailure; break; }
+        fresh = true;
+      }
+    }
+  }
+
+  if (status != LemkeStatus::NumericalFailure) {
+    refine();
+    refine();
+  }
+  extract(z, z_scale);
+  if (!z.allFinite()) {
+    z.setZero();
+    status = LemkeStatus::NumericalFailure;
+  }
+  out.pivots = pivots;
+  out.residual = lcp_residual(A, q, z, w_, epsilon);
+  // The certificate decides, not the way the pivoting ended: a run that stops on a ray (or the cap)
+  // with z₀ ≈ 0 — rank-deficient data that are PSD only up to roundoff do that — may already hold
+  // a z that meets (L6); and a run that ends with z₀ leaving may miss it.
+  if (out.residual <= options_.tolerance) status = LemkeStatus::Solved;
+  else if (status == LemkeStatus::Solved) status = LemkeStatus::CertificateFailed;
+  out.status = status;
+  return out;
+}
+
+LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, Eigen::VectorXd& z) {
+  LemkeResult result;
+  const LemkeAttempt plain = solve_once(A, q, 0.0, z);
+  result.attempts = 1;
+  result.pivots = plain.pivots;
+  result.plain_status = plain.status;
+  result.status = plain.status;
+  result.residual = lcp_residual(A, q, z, w_);
+  if (plain.status == LemkeStatus::Solved) return result;
+
+  // (L7): keep the best iterate on the original problem, starting from z = 0.
+  const int n = static_cast<int>(q.size());
+  best_z_.resize(n);
+  best_z_.setZero();
+  double best_residual = lcp_residual(A, q, best_z_, w_);
+  double best_epsilon = 0, best_relative = 0;
+  if (result.residual < best_residual) { best_z_ = z; best_residual = result.residual; }
+
+  if (A.allFinite() && q.allFinite() && options_.regularization_max > 0) {
+    double delta = A.diagonal().cwiseAbs().maxCoeff();
+    if (!(delta > 0)) delta = A.cwiseAbs().maxCoeff();
+    if (!(delta > 0)) delta = 1;
+    const double growth = std::max(options_.regularization_growth, 1.0 + 1e-3);
+    for (double rel = std::max(options_.regularization_min, 1e-300);
+         rel <= options_.regularization_max * (1 + 1e-9); rel *= growth) {
+      const double epsilon = rel * delta;
+      const LemkeAttempt attempt = solve_once(A, q, epsilon, z);
+      ++result.attempts;
+      result.pivots += attempt.pivots;
+      const double residual = lcp_residual(A, q, z, w_);
+      if (attempt.status == LemkeStatus::Solved && residual <= options_.tolerance) {
+        result.status = LemkeStatus::Solved;
+        result.regularization = epsilon;
+        result.relative_regularization = rel;
+        result.residual = residual;
+        return result;
+      }
+      if (residual < best_residual) {
+        best_z_ = z;
+        best_residual = residual;
+        best_epsilon = epsilon;
+        best_relative = rel;
+      }
+      // The regularised problem is solved but the original certificate fails: its error is ∝ ε,
+      // so a larger ε only moves further away (typically inconsistent constraints).
+      if (attempt.status == LemkeStatus::Solved) break;
+    }
+  }
+  z = best_z_;
+  result.residual = best_residual;
+  result.regularization = best_epsilon;
+  result.relative_regularization = best_relative;
+  return result;
+}
+
+}  // namespace impetus

@@ -1,0 +1,32 @@
+// The unilateral rows of a velocity projection: U = [N; L], U v⁺ ≥ −b with b = [φ/dt; φ_L/dt]
+// (DESIGN.md: contacts not yet touching enter with their gap, N·v⁺ ≥ −φ/dt; joint limits alike).
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "contact/solvers/inertia_operator.hpp"
+
+namespace impetus {
+
+struct UnilateralRows {
+  const SparseRows* N = nullptr;   // (nc×nv) normal rows
+  const SparseRows* L = nullptr;   // (nl×nv) joint-limit rows; null or empty when there are none
+  Eigen::VectorXd b;               // (nc + nl) [φ/dt; φ_L/dt] (m/s or rad/s)
+
+  int num_contacts() const { return N == nullptr ? 0 : static_cast<int>(N->rows()); }
+  int size() const { return num_contacts() + (L == nullptr ? 0 : static_cast<int>(L->rows())); }
+  /// Row u of U: N_u for u < nc, else L_{u−nc}.
+  RowRef row(int u) const {
+    const int nc = num_contacts();
+    return u < nc ? RowRef{N, u} : RowRef{L, u - nc};
+  }
+  /// Fills b from the problem's gaps: b = [φ; φ_L] / dt.
+  void set_offsets(const ContactProblem& problem) {
+    const int nc = problem.nc, nl = problem.nl;
+    b.resize(nc + nl);
+    b.head(nc) = problem.phi / problem.dt;
+    b.tail(nl) = problem.phi_L / problem.dt;
+  }
+};
+
+}  // namespace impetus

@@ -1,0 +1,77 @@
+// StewartTrinkle::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
+#include "contact/stewart_trinkle/stewart_trinkle.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace impetus {
+namespace {
+
+std::string format_residual(double rho) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", rho);
+  return text;
+}
+
+std::string describe_failure(const LemkeResult& r) {
+  std::string m = std::string("Lemke: ") + to_string(r.plain_status);
+  if (r.attempts > 1) m += "; " + std::to_string(r.attempts - 1) + " regularised retries";
+  if (r.solved()) return m + "; solved with Tikhonov ε = " + format_residual(r.relative_regularization) + "·max|A_ii|";
+  return m + "; no attempt met the certificate (best ρ = " + format_residual(r.residual) + ")";
+}
+
+}  // namespace
+
+StewartTrinkle::StewartTrinkle(StewartTrinkleOptions options) : options_(options), lemke_(options.lemke()) {}
+
+std::unique_ptr<ContactModel> StewartTrinkle::create(const ModelOptions& options) {
+  return std::make_unique<StewartTrinkle>(StewartTrinkleOptions::parse(options));
+}
+
+void StewartTrinkle::solve(const ContactProblem& problem, ContactResult& result) {
+  const int nc = problem.nc, nl = problem.nl;
+  result.p_N.setZero(nc);
+  result.p_S.setZero(nc);
+  result.p_T.setZero(nc);
+  result.p_L.setZero(nl);
+  result.q_plus.resize(0);
+  result.stats = SolverStatistics{};
+  result.v_plus = problem.v_star;
+  if (nc + nl == 0) return;
+
+  assemble_stewart_trinkle_lcp(problem, options_.friction_edges, lcp_);
+  const LemkeResult lemke = lemke_.solve(lcp_.A, lcp_.q, z_);
+
+  // (ST8): impulses, then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T].
+  const int k = lcp_.k;
+  result.p_N = z_.head(nc);
+  result.p_L = z_.segment(lcp_.offset_L, nl);
+  for (int f = 0; f < lcp_.nf; ++f) {
+    const auto p_F = z_.segment(lcp_.offset_F + f * k, k);
+    const int c = lcp_.friction_contact[f];
+    result.p_S[c] = lcp_.cos_edge.dot(p_F);
+    result.p_T[c] = lcp_.sin_edge.dot(p_F);
+  }
+  p_J_.resize(lcp_.J.rows());
+  p_J_ << result.p_N, result.p_L, result.p_S, result.p_T;
+  impulse_.noalias() = lcp_.J.transpose() * p_J_;
+  problem.solve_M(impulse_, dv_);
+  result.v_plus = problem.v_star + dv_;
+
+  SolverStatistics& stats = result.stats;
+  stats.iterations = lemke.pivots;
+  stats.attempts = lemke.attempts;
+  stats.regularization = lemke.relative_regularization;   // ε / max|A_ii| of (ST6)
+  stats.residual = lemke.residual;
+  if (lemke.solved() && lemke.attempts == 1) {
+    stats.status = SolveStatus::Solved;
+  } else if (lemke.solved()) {
+    stats.status = SolveStatus::Fallback;   // the regularised retry produced it: counted as a fallback
+    stats.message = describe_failure(lemke);
+  } else {
+    stats.status = SolveStatus::Failed;     // v⁺ from the best iterate
+    stats.message = describe_failure(lemke);
+  }
+}
+
+}  // namespace impetus

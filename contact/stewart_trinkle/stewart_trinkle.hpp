@@ -1,0 +1,159 @@
+// Stewart–Trinkle / Anitescu–Potra: the velocity-level LCP with a friction pyramid, solved by Lemke.
+//
+// References
+//   [ST]  Stewart & Trinkle, "An implicit time-stepping scheme for rigid body dynamics with inelastic
+//         collisions and Coulomb friction", IJNME 39 (1996) 2673–2691.
+//   [AP]  Anitescu & Potra, "Formulating dynamic multi-rigid-body contact problems with friction as
+//         solvable linear complementarity problems", Nonlinear Dynamics 14 (1997) 231–247.
+//   [001] Tan, Siu & Liu, "Contact handling for articulated rigid bodies using LCP" (seed 001),
+//         Eqs. (9)–(15); notes: shared/notes/seed-001-notes.md.
+//   [004] Zapolsky & Drumwright, "Inverse dynamics with rigid contact and friction" (seed 004),
+//         Eqs. (36), (52)–(53), (59)–(68); notes §1.5.
+//
+// Glossary (contact/problem.hpp has the shared notation)
+//   symbol  size        meaning                                             code
+//   ------  ----------  --------------------------------------------------  -------------------------
+//   k       1           edges of the friction pyramid (even, ≥ 4)            friction_edges
+//   d_j     3           edge j: cos(2πj/k)·t1 + sin(2πj/k)·t2                 lcp.cos_edge, lcp.sin_edge
+//   F       k·nf×nv     friction rows, F_{f,j} = cos_j S_c + sin_j T_c         (never formed)
+//   p_F     k·nf        impulses along the edges, ≥ 0                         z.segment(lcp.offset_F)
+//   E       k·nf×nf     block diagonal of ones-vectors 1_k                   (implicit)
+//   λ       nf          ≈ the sliding speed of each friction contact (m/s)    a·z.segment(lcp.offset_lambda)
+//   U, b    nu×nv, nu   the unilateral rows [N; L] and their gaps [φ; φ_L]/dt
+//   W       nv×nv       M⁻¹ (applied block by block, never formed)
+//   a       1           balancing scale of λ, mean diag(N W Nᵀ)  (1/kg)      lcp.balance
+//   nf                  contacts with μ > 0 (only they carry friction rows)
+//
+// Model (one step, every unknown an impulse over dt; M, N, S, T, L, φ frozen at the start of the step)
+//   M v⁺ = M v* + Nᵀ p_N + Lᵀ p_L + Fᵀ p_F                                                    (ST1)
+//   0 ≤ p_N ⊥ N v⁺ + φ/dt   ≥ 0          non-penetration with the gap, [004] (36)              (ST2)
+//   0 ≤ p_L ⊥ L v⁺ + φ_L/dt ≥ 0          joint limits: unilateral, frictionless                (ST3)
+//   0 ≤ p_F ⊥ F v⁺ + E λ    ≥ 0          friction opposes the slip, [004] (52), [001] expr. 4–6  (ST4)
+//   0 ≤ λ   ⊥ μ p_N − Eᵀ p_F ≥ 0         the pyramid, [004] (53), [001] expr. 7–9               (ST5)
+//
+//   Pyramid: the friction impulse Σ_j p_Fj d_j with Σ_j p_Fj ≤ μ p_N (ST5) fills the convex hull of
+//   {0, μ p_N d_j}, a k-gon whose vertices lie on the Coulomb circle of radius μ p_N: it is inscribed in
+//   the cone and touches it along the edges. For k = 4 the edges are t1, t2, −t1, −t2 (the rows are
+//   [S; T; −S; −T], the F = [S; −S; T; −T] of the papers in another order) and |p_S| + |p_T| ≤ μ p_N.
+//   A contact sliding along an edge direction loses exactly μ p_N of tangential impulse; between two
+//   edges it gets the edge most opposed to the slip ([001] §8), so the friction need not be
+//   collinear with the slip.
+//
+//   Eliminating v⁺ = v* + W (Uᵀ p_U + Fᵀ p_F) (ST1) gives LCP(q, A) in z = [p_N; p_L; p_F; λ̂]:
+//
+//        ⎡ U W Uᵀ   U W Fᵀ   0  ⎤        ⎡ U v* + b ⎤
+//   A =  ⎢ F W Uᵀ   F W Fᵀ   aE ⎥,  q =  ⎢ F v*     ⎥,   λ = a λ̂                              (ST6)
+//        ⎣ a μ̄     −a Eᵀ     0  ⎦        ⎣ 0        ⎦
+//
+//   μ̄ (nf×nu) picks μ_c in the column of contact c's normal row (zero for the L rows). The blocks
+//   U W Uᵀ, U W Fᵀ, F W Fᵀ are read off the Delassus matrix D = J W Jᵀ of J = [N; L; S; T]
+//   (ContactProblem::delassus), F's rows being combinations of S and T; A is copositive, with a
+//   singular PSD upper block whenever rows are redundant, and a zero diagonal in the λ rows.
+//
+//   Balancing (ST7): λ has units of velocity and E, μ are dimensionless while W ~ 1/kg, so the λ
+//   column and row would be off by the mass scale. With λ = a λ̂ and the λ rows multiplied by a —
+//   the symmetric diagonal scaling D_a A D_a, which maps solutions to solutions — every block of A is
+//   in 1/kg. It plays the role of [001] §5's "multiply E and μ by Δt" in this impulse form.
+//
+//   Solved with LemkeSolver (contact/solvers/lemke.hpp): lexicographic pivoting, the certificate
+//   (L6) on (ST6), and Tikhonov retries A + εI (L7) checked against the unregularised A. Status:
+//   Solved when the plain attempt meets the certificate; Fallback when a regularised retry does
+//   (SolverStatistics::regularization = ε / max|A_ii|, attempts > 1); Failed otherwise, with v⁺
+//   from the iterate of smallest residual (z = 0 included), always finite for finite input. Then
+//       p_S = Σ_j cos_j p_Fj,   p_T = Σ_j sin_j p_Fj,                                         (ST8)
+//       v⁺ = v* + W (Nᵀ p_N + Sᵀ p_S + Tᵀ p_T + Lᵀ p_L).
+//
+// Properties the tests check: with φ ≥ 0 and φ_L ≥ 0 the step never adds kinetic energy, since
+// (Δv = v⁺ − v*, M Δv = Nᵀp_N + Lᵀp_L + Fᵀp_F)
+//   ½v⁺ᵀMv⁺ − ½v*ᵀMv* = −½ΔvᵀMΔv + p_Nᵀ N v⁺ + p_Lᵀ L v⁺ + p_Fᵀ F v⁺
+//                     = −½ΔvᵀMΔv − p_Nᵀφ/dt − p_Lᵀφ_L/dt − λᵀ μ p_N ≤ 0
+// by (ST2)–(ST5); a resting body gets Σ p_N = m g dt; sliding along an edge loses μ g dt per step.
+//
+// Errata of the sources, and how this derivation settles them
+//   • [004] (64) as printed puts E in the p_N row and swaps the blocks of the last row; the layout
+//     above follows the MLCP (59) it comes from (notes 004 §2.3, §1.5).
+//   • [004] flips the signs of τ (Eqs. 37/58/73 vs 8/42/50) and of κ (42 vs 59/64/79). Here τ is
+//     already inside v* (the stepper's stage 3), and (ST1) has every impulse on the right with +.
+//   • [004] (17) and (32) print the cone as μ² f_N ≥ f_S² + f_T² and μ² f_n ≥ f_s + f_t: typos; the
+//     linear pyramid (ST5) is 1ᵀp_F ≤ μ p_N, [004] (72).
+//   • [001] writes forces (f = p/Δt, with Δt in front of N and B) and N, B as nv×nc columns (Nᵀq̇);
+//     here the unknowns are impulses and N, S, T are rows (N v), so no Δt appears in A.
+//   • [001] has no gap term (N v⁺ ≥ 0 only) and no joint limits; (ST2) takes [004] (36), and (ST3)
+//     adds the limits as frictionless unilateral rows.
+//   • [001] §5 says "add" but writes A_ii ← (1+ε)A_ii, which never touches the zero λ diagonal; the
+//     retries here add εI to every diagonal entry, λ rows included (ODE's CFM is additive too).
+//   • [001] §8 leaves μ = 0 degenerate (λ free in a range); contacts with μ ≤ 0 carry no friction
+//     rows at all, so p_S = p_T = 0 exactly.
+//
+// Warm starts (p_*_guess) are ignored: a basis of Lemke's method cannot be reused ([004] §5.3).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "contact/contact_model.hpp"
+#include "contact/solvers/lemke.hpp"
+
+namespace impetus {
+
+/// Options of `stewart_trinkle`, the attributes of <physics><stewart_trinkle …/>.
+struct StewartTrinkleOptions {
+  /// k, the edges of the friction pyramid inscribed in the Coulomb cone. Default 4; even, 4 … 64.
+  /// More edges round the pyramid (at k = 4 a slip at 45° to t1 meets 1/√2 of the Coulomb
+  /// friction) at k + 1 LCP unknowns per contact.
+  int friction_edges = 4;
+  /// Pivot cap of each Lemke attempt. 0: automatic, 20·n + 100 for n LCP unknowns. Range ≥ 0.
+  int max_pivots = 0;
+  /// Accept an LCP solution when its certificate residual ρ (lemke.hpp L6) is ≤ this.
+  /// Dimensionless (a relative velocity / impulse error). Default 1e-6; range 1e-14 … 1e-2.
+  double tolerance = 1e-6;
+  /// Tikhonov retries after a failed plain solve: A + εI with ε = ε_rel·max|A_ii|, ε_rel from
+  /// regularization_min to regularization_max by factors regularization_growth.
+  /// Defaults 1e-10, 1e-7, 10 (four retries); ranges 0 … 1e-2, 0 … 1e-2 (0 disables the retries;
+  /// keep it below `tolerance`, or the retries cannot pass the certificate), 1.5 … 1e6.
+  double regularization_min = 1e-10;
+  double regularization_max = 1e-7;
+  double regularization_growth = 10;
+
+  /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
+  static StewartTrinkleOptions parse(const ModelOptions& options);
+  LemkeOptions lemke() const;
+};
+
+/// The LCP (ST6) of one ContactProblem and the buffers that build it (reused between calls).
+struct StewartTrinkleLcp {
+  int nc = 0, nl = 0, nf = 0, k = 0;
+  int offset_L = 0, offset_F = 0, offset_lambda = 0, size = 0;   // blocks of z
+  double balance = 1;                      // a of (ST7), 1/kg
+  std::vector<int> friction_contact;       // (nf) the contact of each friction block
+  Eigen::VectorXd cos_edge, sin_edge;      // (k) cos(2πj/k), sin(2πj/k)
+  Eigen::MatrixXd A;                       // (size×size)
+  Eigen::VectorXd q;                       // (size)
+
+  SparseRows J;                            // [N; L; S; T] ((3nc + nl)×nv)
+  Eigen::MatrixXd D;                       // J W Jᵀ
+  Eigen::VectorXd Jv;                      // J v*
+};
+
+/// Fills `lcp` with (ST6)–(ST7) for `problem` and a k-edge pyramid.
+void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, StewartTrinkleLcp& lcp);
+
+class StewartTrinkle final : public ContactModel {
+ public:
+  explicit StewartTrinkle(StewartTrinkleOptions options = {});
+  /// For the factory: parses the options (throws OptionError).
+  static std::unique_ptr<ContactModel> create(const ModelOptions& options);
+
+  std::string_view name() const override { return "stewart_trinkle"; }
+  void solve(const ContactProblem& problem, ContactResult& result) override;
+  const StewartTrinkleOptions& options() const { return options_; }
+
+ private:
+  StewartTrinkleOptions options_;
+  LemkeSolver lemke_;
+  StewartTrinkleLcp lcp_;
+  Eigen::VectorXd z_, p_J_, impulse_, dv_;   // scratch: LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
+};
+
+}  // namespace impetus

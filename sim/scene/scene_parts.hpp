@@ -1,0 +1,44 @@
+// Internal to the scene loader: the pieces of a scene being built, and one reader per element.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/urdf/urdf_to_multibody.hpp"
+#include "sim/world.hpp"
+#include "sim/xml/document.hpp"
+
+namespace impetus::scene {
+
+/// The initial coordinates the elements ask for, applied once every tree is in the model.
+struct InitialValues {
+  std::vector<std::pair<int, Eigen::Isometry3d>> floating_poses;     // link → X_WL
+  struct BodyVelocity { int link; Eigen::Vector3d v_WL, w_WL; };     // origin velocity, angular velocity
+  std::vector<BodyVelocity> body_velocities;
+  struct JointValue { int link; double position, velocity; };
+  std::vector<JointValue> joint_values;
+};
+
+struct SceneBuild {
+  std::string file;                         // the scene, as given
+  std::string base_dir;                     // its folder: relative paths start here
+  std::vector<std::string> package_path;    // ROS_PACKAGE_PATH at load time
+  MeshCache meshes;
+  WorldModel model;
+  InitialValues initial;
+  std::vector<int> tree_lines;              // per tree: line of the <body> or <model> that made it
+  std::set<std::string> names;              // body and model names taken
+};
+
+void read_physics(const xml::Element& physics, WorldModel& model);
+void read_ground(const xml::Element& ground, WorldModel& model);
+void add_body(const xml::Element& body, SceneBuild& build);
+void add_model(const xml::Element& model, SceneBuild& build);
+void read_contact(const xml::Element& contact, WorldModel& model);
+
+/// Refuses a name already taken, empty, with '/' (or `extra_forbidden`), or "ground"; then takes it.
+void claim_name(const xml::Element& element, const std::string& name, const std::string& extra_forbidden,
+                SceneBuild& build);
+
+}  // namespace impetus::scene

@@ -1,0 +1,95 @@
+// <physics>, <ground> and <contact>: run settings and friction of the scene.
+#include <set>
+
+#include "contact/factory.hpp"
+#include "sim/load_error.hpp"
+#include "sim/scene/scene_parts.hpp"
+
+namespace impetus::scene {
+namespace {
+
+std::string model_names() {
+  std::string out;
+  for (const ContactModelInfo& info : contact_models()) out += (out.empty() ? "" : ", ") + info.name;
+  return out;
+}
+
+/// make_contact_model is the judge of a model's options; its OptionError becomes a refusal here.
+void check_model_options(const xml::Element& at, const std::string& name, const ModelOptions& options) {
+  try {
+    make_contact_model(name, options);
+  } catch (const OptionError& e) {
+    at.fail(e.what());  // the factory's message names the model, the option, expected and given
+  }
+}
+
+}  // namespace
+
+void read_physics(const xml::Element& physics, WorldModel& model) {
+  physics.allow_attributes({"dt", "duration", "gravity", "contact_model", "mu", "mu_viscous"});  // children below
+  PhysicsSettings& p = model.physics;
+  p.dt = physics.positive_or("dt", p.dt);
+  p.duration = physics.positive_or("duration", p.duration);
+  model.multibody.gravity = physics.vector3_or("gravity", model.multibody.gravity);
+  p.contact_model = physics.text_or("contact_model", p.contact_model);
+  if (!is_contact_model(p.contact_model)) physics.fail_value("contact_model", "one of " + model_names());
+  p.mu = physics.non_negative_or("mu", p.mu);
+  p.mu_viscous = physics.non_negative_or("mu_viscous", p.mu_viscous);
+
+  std::set<std::string> seen;
+  for (const xml::Element& child : physics.children()) {
+    const std::string tag(child.tag());
+    if (!seen.insert(tag).second) child.fail("repeated inside <physics>");
+    if (tag == "collision") {
+      child.allow_only({"margin", "exclude_parent_child"}, {});
+      model.collision.margin = child.non_negative_or("margin", model.collision.margin);
+      model.collision.exclude_parent_child = child.boolean_or("exclude_parent_child", model.collision.exclude_parent_child);
+      continue;
+    }
+    if (!is_contact_model(tag))
+      child.fail("unknown element inside <physics> (known: collision, and the options of a contact model: " +
+                 model_names() + ")");
+    // Its attributes are the model's options, judged by the factory; it holds nothing else.
+    if (const std::vector<xml::Element> inside = child.children(); !inside.empty())
+      inside.front().fail("unknown element inside <" + tag + "> (a contact model's options are attributes)");
+    ModelOptions options;
+    for (const auto& [name, value] : child.attributes()) options[name] = value;
+    check_model_options(child, tag, options);
+    p.model_options[tag] = options;
+  }
+  if (!p.model_options.count(p.contact_model)) check_model_options(physics, p.contact_model, {});
+}
+
+void read_ground(const xml::Element& ground, WorldModel& model) {
+  ground.allow_only({"mu", "mu_viscous"}, {});
+  model.has_ground = true;
+  model.ground_mu = ground.non_negative_or("mu", model.physics.mu);
+  model.ground_mu_viscous = ground.non_negative_or("mu_viscous", model.physics.mu_viscous);
+}
+
+void read_contact(const xml::Element& contact, WorldModel& model) {
+  contact.allow_only({"a", "b", "mu", "mu_viscous"}, {});
+  const auto body = [&](const char* attribute) {
+    const std::string id = contact.text(attribute);
+    if (id == "ground") {
+      if (!model.has_ground) contact.fail_value(attribute, "a body ID (the scene has no <ground>)");
+      return -1;
+    }
+    const int link = model.multibody.find_link(id);
+    if (link < 0) contact.fail_value(attribute, "a body ID: a <body> name, MODEL/LINK, or ground");
+    return link;
+  };
+  PairMaterial pair;
+  pair.link_a = body("a");
+  pair.link_b = body("b");
+  if (pair.link_a == pair.link_b) contact.fail("a and b name the same body");
+  pair.mu = contact.non_negative_or("mu", model.physics.mu);
+  pair.mu_viscous = contact.non_negative_or("mu_viscous", model.physics.mu_viscous);
+  for (const PairMaterial& other : model.pair_materials)
+    if ((other.link_a == pair.link_a && other.link_b == pair.link_b) ||
+        (other.link_a == pair.link_b && other.link_b == pair.link_a))
+      contact.fail("this pair already has a <contact>");
+  model.pair_materials.push_back(pair);
+}
+
+}  // namespace impetus::scene

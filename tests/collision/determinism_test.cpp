@@ -1,0 +1,81 @@
+// Determinism: the same poses give the same contacts, bit for bit, from one detector called twice
+// and from two detectors; and the output is ordered by pair, then feature.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "collision_test_util.hpp"
+
+namespace impetus::test {
+namespace {
+
+// A heap of every kind of shape, overlapping and near each other, on the ground.
+Scene heap() {
+  Scene scene;
+  scene.filter.has_ground = true;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int i = 0; i < 60; ++i) {
+    const Eigen::Vector3d p(0.8 * u(rng), 0.8 * u(rng), 0.15 + 0.6 * (u(rng) + 1));
+    const Eigen::Matrix3d R = rot(M_PI * u(rng), Eigen::Vector3d(u(rng), u(rng), u(rng)));
+    switch (i % 5) {
+      case 0: scene.add(Sphere{0.1 + 0.05 * u(rng)}, pose(p, R)); break;
+      case 1: scene.add(box(0.3, 0.2, 0.15), pose(p, R)); break;
+      case 2: scene.add(Capsule{0.07, 0.3}, pose(p, R)); break;
+      case 3: scene.add(Cylinder{0.1, 0.25}, pose(p, R)); break;
+      case 4: scene.add(box_mesh(Eigen::Vector3d(0.25, 0.25, 0.1)), pose(p, R)); break;
+    }
+  }
+  scene.add(box(2, 2, 0.1), pose({0, 0, 0.05}), /*movable=*/false);
+  return scene;
+}
+
+bool identical(const ContactPoint& a, const ContactPoint& b) {
+  return a.geom_a == b.geom_a && a.geom_b == b.geom_b && a.link_a == b.link_a && a.link_b == b.link_b &&
+         a.feature == b.feature && std::memcmp(a.p_W.data(), b.p_W.data(), sizeof(double) * 3) == 0 &&
+         std::memcmp(a.n_W.data(), b.n_W.data(), sizeof(double) * 3) == 0 &&
+         std::memcmp(&a.phi, &b.phi, sizeof(double)) == 0;
+}
+
+TEST(Determinism, TwoRunsAndTwoDetectorsAgreeBitForBit) {
+  const Scene scene = heap();
+  CollisionDetector first(scene.geometries, scene.filter), second(scene.geometries, scene.filter);
+  ContactSet a, b, c;
+  first.detect(scene.X_WL, a);
+  first.detect(scene.X_WL, b);
+  second.detect(scene.X_WL, c);
+  ASSERT_GT(a.size(), 30u);   // the heap has many contacts
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_EQ(a.size(), c.size());
+  for (size_t k = 0; k < a.size(); ++k) {
+    EXPECT_TRUE(identical(a[k], b[k])) << k;
+    EXPECT_TRUE(identical(a[k], c[k])) << k;
+  }
+}
+
+TEST(Determinism, OrderedByPairThenFeatureWithValidRecords) {
+  const Scene scene = heap();
+  const ContactSet c = scene.detect();
+  // Ground (b = −1) sorts before every geometry index b > a.
+  for (size_t k = 1; k < c.size(); ++k)
+    EXPECT_LT(std::make_tuple(c[k - 1].geom_a, c[k - 1].geom_b, c[k - 1].feature),
+              std::make_tuple(c[k].geom_a, c[k].geom_b, c[k].feature));
+  for (const ContactPoint& p : c) {
+    EXPECT_TRUE(p.geom_b == kGround || p.geom_a < p.geom_b);
+    EXPECT_NEAR(p.n_W.norm(), 1.0, 1e-12);
+    EXPECT_LE(p.phi, kMargin);
+    EXPECT_TRUE(p.p_W.allFinite());
+    EXPECT_GE(p.feature, 0);
+  }
+  // At most kMaxContactsPerPair (8) per pair.
+  for (size_t k = 0; k < c.size();) {
+    size_t end = k;
+    while (end < c.size() && c[end].geom_a == c[k].geom_a && c[end].geom_b == c[k].geom_b) ++end;
+    EXPECT_LE(end - k, 8u);
+    k = end;
+  }
+}
+
+}  // namespace
+}  // namespace impetus::test

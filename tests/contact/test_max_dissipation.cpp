@@ -1,0 +1,437 @@
+// The maximum-dissipation model (contact/max_dissipation/max_dissipation.hpp) on hand-built problems:
+// closed forms (a point mass sliding and sticking, the incline, a resting box), the invariants of
+// (MD8) (no energy gain, phase II never above phase I), the constraints at the solution, μ = 0 ⇒
+// phase II = phase I, the impulse form against the velocity form, the options, and the fallbacks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <random>
+
+#include "contact/max_dissipation/max_dissipation.hpp"
+#include "tests/contact/problem_builder.hpp"
+
+namespace impetus {
+namespace {
+
+using test::box_inertia;
+using test::box_row;
+using test::kGravity;
+using test::ProblemBuilder;
+using test::row_at;
+
+// The interior-point tolerance is 1e-9 relative (MaxDissipationOptions); velocities and impulses are
+// compared at 1e-7 of their scale, a hundred times that, leaving room for the problems' conditioning.
+constexpr double kSolution = 1e-7;
+// Energies: the same relative margin on ½ m v² scales.
+constexpr double kEnergy = 1e-7;
+
+ContactResult solve(MaxDissipation& model, const ContactProblem& problem) {
+  ContactResult result;
+  model.solve(problem, result);
+  return result;
+}
+
+/// A point mass m on the ground: N = e_z, S = e_x, T = e_y.
+const ContactProblem& point_on_ground(ProblemBuilder& b, double m, double mu, const Eigen::Vector3d& v_star,
+                                      double phi = 0) {
+  b.add_system(m * Eigen::MatrixXd::Identity(3, 3));
+  b.contact(Eigen::RowVector3d(0, 0, 1), Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), phi, mu);
+  return b.build(Eigen::Vector3d(v_star.x(), v_star.y(), 0), v_star);
+}
+
+TEST(MaxDissipation, PointMassSlidesLosingMuKappa) {
+  const double m = 1.5, mu = 0.3, dt = 0.01;
+  ProblemBuilder b(dt);
+  const Eigen::Vector3d v_star(2.0, 1.0, -kGravity * dt);
+  const ContactProblem& P = point_on_ground(b, m, mu, v_star);
+  MaxDissipation model;
+  const ContactResult r = solve(model, P);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  const double kappa = m * kGravity * dt;   // phase I stops the fall: κ = m g dt
+  EXPECT_NEAR(model.last_report().kappa, kappa, kSolution * kappa);
+  EXPECT_NEAR(r.p_N[0], kappa, kSolution * kappa);
+  const Eigen::Vector2d slip = v_star.head<2>();
+  const Eigen::Vector2d v_t = slip - mu * kappa / m * slip.normalized();
+  EXPECT_NEAR(r.v_plus[0], v_t[0], kSolution);
+  EXPECT_NEAR(r.v_plus[1], v_t[1], kSolution);
+  EXPECT_NEAR(r.v_plus[2], 0.0, kSolution);
+}
+
+TEST(MaxDissipation, InclineSticksIffTanThetaAtMostMu) {
+  // A particle at rest on an incline of angle θ rising along x: n = (−sin θ, 0, cos θ),
+  // t1 = (cos θ, 0, sin θ) up the slope. Phase I gives κ = m g dt cos θ; phase II keeps p_N = κ and
+  // stops the slip m g dt sin θ iff it is within μκ, else slides with a = g(sin θ − μ cos θ).
+  const double m = 2, mu = 0.5, dt = 0.005;
+  const double threshold = std::atan(mu);
+  for (double degrees = 5; degrees <= 60; degrees += 2.5) {
+    const double theta = degrees * M_PI / 180;
+    if (std::abs(theta - threshold) < 0.01) continue;   // the tie: both answers are right to rounding
+    ProblemBuilder b(dt);
+    b.add_system(m * Eigen::MatrixXd::Identity(3, 3));
+    b.contact(Eigen::RowVector3d(-std::sin(theta), 0, std::cos(theta)),
+              Eigen::RowVector3d(std::cos(theta), 0, std::sin(theta)), Eigen::RowVector3d(0, 1, 0), 0.0, mu);
+    const ContactProblem& P = b.build(Eigen::Vector3d::Zero(), Eigen::Vector3d(0, 0, -kGravity * dt));
+    MaxDissipation model;
+    const ContactResult r = solve(model, P);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << degrees << "°: " << r.stats.message;
+    const Eigen::Vector3d up_slope(std::cos(theta), 0, std::sin(theta));
+    const double slide = std::max(0.0, kGravity * (std::sin(theta) - mu * std::cos(theta))) * dt;
+    const Eigen::Vector3d expected = -slide * up_slope;
+    EXPECT_LT((r.v_plus - expected).norm(), kSolution * kGravity * dt) << degrees << "°";
+    EXPECT_EQ(std::tan(theta) <= mu, r.v_plus.norm() < kSolution * kGravity * dt) << degrees << "°";
+  }
+}
+
+TEST(MaxDissipation, BoxAtRestOnFourCornersStaysAtRest) {
+  // Four coplanar contacts, three independent: the Delassus matrix is singular, the normal impulses
+  // are not unique, v⁺ is (0 exactly in the limit).
+  const double m = 3, dt = 0.001;
+  const Eigen::Vector3d h(0.2, 0.15, 0.1);
+  ProblemBuilder b(dt);
+  b.add_system(box_inertia(m, h));
+  for (const Eigen::Vector3d& r : test::bottom_corners(h))
+    b.contact(box_row(r, Eigen::Vector3d::UnitZ()), box_row(r, Eigen::Vector3d::UnitX()),
+              box_row(r, Eigen::Vector3d::UnitY()), 0.0, 0.6);
+  Eigen::VectorXd v_star = Eigen::VectorXd::Zero(6);
+  v_star[2] = -kGravity * dt;
+  const ContactProblem& P = b.build(Eigen::VectorXd::Zero(6), v_star);
+  MaxDissipation model;
+  const ContactResult r = solve(model, P);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  EXPECT_LT(r.v_plus.lpNorm<Eigen::Infinity>(), kSolution * kGravity * dt);
+  EXPECT_NEAR(r.p_N.sum(), m * kGravity * dt, kSolution * m * kGravity * dt);
+  EXPECT_LT(r.p_S.cwiseAbs().maxCoeff() + r.p_T.cwiseAbs().maxCoeff(), kSolution * m * kGravity * dt);
+}
+
+TEST(MaxDissipation, SlidingBoxLosesMuGDtAndKeepsItsFaceOnTheGround) {
+  const double m = 2, mu = 0.3, dt = 0.01;
+  const Eigen::Vector3d h(0.2, 0.1, 0.05);
+  ProblemBuilder b(dt);
+  b.add_system(box_inertia(m, h));
+  for (const Eigen::Vector3d& r : test::bottom_corners(h))
+    b.contact(box_row(r, Eigen::Vector3d::UnitZ()), box_row(r, Eigen::Vector3d::UnitX()),
+              box_row(r, Eigen::Vector3d::UnitY()), 0.0, mu);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[0] = 1.0;
+  Eigen::VectorXd v_star = v;
+  v_star[2] = -kGravity * dt;
+  const ContactProblem& P = b.build(v, v_star);
+  MaxDissipation model;
+  const ContactResult r = solve(model, P);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  EXPECT_NEAR(r.v_plus[0], 1.0 - mu * kGravity * dt, kSolution);
+  EXPECT_LT(r.v_plus.tail(5).lpNorm<Eigen::Infinity>(), kSolution);
+  // The friction at the bottom face pitches the box forward: the front contacts carry more.
+  EXPECT_GT(r.p_N[0] + r.p_N[3], r.p_N[1] + r.p_N[2]);
+}
+
+/// A pile of spheres (6 DoF each, M = diag(m, m, m, I, I, I)) on a grid, with contacts to their
+/// grid neighbours, the ground and side walls, small random gaps φ ≥ 0 and random velocities.
+struct Pile {
+  ProblemBuilder builder{0.001};
+  const ContactProblem* problem = nullptr;
+
+  Pile(int n, int layers, double mu, unsigned seed, bool zero_gaps = false) {
+    const double r = 0.04, m = 0.3, I = 0.4 * m * r * r, dt = 0.001;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    const int bodies = n * n * layers;
+    for (int k = 0; k < bodies; ++k) {
+      Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+      M.diagonal() << m, m, m, I, I, I;
+      builder.add_system(M);
+    }
+    const int nv = 6 * bodies;
+    auto id = [&](int i, int j, int k) { return (k * n + j) * n + i; };
+    auto add = [&](int a, int b, const Eigen::Vector3d& normal) {
+      Eigen::Vector3d t1 = normal.unitOrthogonal(), t2 = normal.cross(t1);
+      Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
+      auto side = [&](int body, double sign, const Eigen::Vector3d& arm) {
+        N += sign * row_at(nv, 6 * body, box_row(arm, normal));
+        S += sign * row_at(nv, 6 * body, box_row(arm, t1));
+        T += sign * row_at(nv, 6 * body, box_row(arm, t2));
+      };
+      side(a, 1, -r * normal);
+      if (b >= 0) side(b, -1, r * normal);
+      builder.contact(N, S, T, zero_gaps ? 0.0 : 0.0005 * (1 + u(rng)), mu);
+    };
+    for (int k = 0; k < layers; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const int a = id(i, j, k);
+          add(a, k == 0 ? -1 : id(i, j, k - 1), Eigen::Vector3d::UnitZ());
+          add(a, i == 0 ? -1 : id(i - 1, j, k), Eigen::Vector3d::UnitX());
+          add(a, j == 0 ? -1 : id(i, j - 1, k), Eigen::Vector3d::UnitY());
+          if (k > 0 && i > 0 && u(rng) > 0) add(a, id(i - 1, j, k - 1), Eigen::Vector3d(1, 0, 1).normalized());
+        }
+    Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(nv, [&] { return 0.3 * u(rng); });
+    Eigen::VectorXd v_star = v;
+    for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
+    problem = &builder.build(v, v_star);
+  }
+};
+
+double largest_gap_violation(const ContactProblem& P, const Eigen::VectorXd& v) {
+  const Eigen::VectorXd gap = P.N * v + P.phi / P.dt;
+  return std::max(0.0, -gap.minCoeff());
+}
+
+TEST(MaxDissipation, PilesNeverGainEnergyAndMeetTheirConstraints) {
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    Pile pile(3, 2, 0.5, seed);
+    const ContactProblem& P = *pile.problem;
+    MaxDissipation model;
+    const ContactResult r = solve(model, P);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << r.stats.message;
+    const MaxDissipationReport& rep = model.last_report();
+    const double scale = rep.kinetic_energy_star;
+    // (MD8): φ ≥ 0, so KE(v⁺) ≤ KE(v⁺_I) ≤ KE(v*).
+    EXPECT_LE(P.kinetic_energy(r.v_plus), rep.kinetic_energy_phase_one + kEnergy * scale);
+    EXPECT_LE(rep.kinetic_energy_phase_one, rep.kinetic_energy_star + kEnergy * scale);
+    // Constraints (MD4)–(MD5) at the solution.
+    const double vbar = P.v_star.lpNorm<Eigen::Infinity>();
+    EXPECT_LT(largest_gap_violation(P, r.v_plus), kSolution * vbar);
+    EXPECT_GE(r.p_N.minCoeff(), -kSolution * rep.kappa);
+    EXPECT_LE(r.p_N.sum(), rep.kappa * (1 + kSolution));
+    for (int i = 0; i < P.nc; ++i)
+      EXPECT_LE(std::hypot(r.p_S[i], r.p_T[i]), P.mu[i] * r.p_N[i] + kSolution * rep.kappa);
+    // The impulses reproduce v⁺ through (MD1).
+    Eigen::VectorXd Mdv = Eigen::VectorXd::Zero(P.nv);
+    for (const SystemBlock& s : P.systems)
+      Mdv.segment(s.offset, s.size) = (*s.M) * (r.v_plus - P.v_star).segment(s.offset, s.size);
+    const Eigen::VectorXd applied = P.N.transpose() * r.p_N + P.S.transpose() * r.p_S + P.T.transpose() * r.p_T;
+    EXPECT_LT((Mdv - applied).lpNorm<Eigen::Infinity>(), 1e-12 * std::max(1.0, rep.kappa));
+  }
+}
+
+TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {
+  // With μ = 0 and φ = 0, phase I's point is optimal for phase II (MD8).
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    Pile pile(3, 2, 0.0, seed, /*zero_gaps=*/true);
+    const ContactProblem& P = *pile.problem;
+    MaxDissipation model;
+    const ContactResult r = solve(model, P);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+    ASSERT_TRUE(model.last_report().phase_two_accepted);
+    const double vbar = P.v_star.lpNorm<Eigen::Infinity>();
+    EXPECT_LT((r.v_plus - model.last_report().v_phase_one).lpNorm<Eigen::Infinity>(), kSolution * vbar);
+    EXPECT_NEAR(model.last_report().kinetic_energy_phase_two, model.last_report().kinetic_energy_phase_one,
+                kEnergy * model.last_report().kinetic_energy_star);
+  }
+}
+
+TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
+  // Phase II in impulse form ([002] QP1): minimise ½pᵀAp + pᵀb, A = G M⁻¹ Gᵀ, b = G v*, with
+  // A_N p + b_N + φ/dt ≥ 0. With A = L Lᵀ (A positive definite here: 3 contacts on 12 DoF) it is the
+  // cone program of unit inertia, 𝐉 = L, v* = L⁻¹b, R = E_N L — the same solver on a different
+  // formulation. Both must give the same impulses.
+  ProblemBuilder b(0.002);
+  const Eigen::MatrixXd M = box_inertia(1.2, Eigen::Vector3d(0.1, 0.2, 0.15));
+  b.add_system(M);
+  b.add_system(box_inertia(0.7, Eigen::Vector3d(0.1, 0.1, 0.1)));
+  std::mt19937 rng(5);
+  std::normal_distribution<double> n(0, 1);
+  for (int c = 0; c < 3; ++c) {
+    const Eigen::Vector3d normal = Eigen::Vector3d(0.2 * n(rng), 0.2 * n(rng), 1).normalized();
+    const Eigen::Vector3d t1 = normal.unitOrthogonal(), t2 = normal.cross(t1);
+    const Eigen::Vector3d ra(n(rng) * 0.1, n(rng) * 0.1, -0.15), rb(n(rng) * 0.1, n(rng) * 0.1, 0.1);
+    auto row = [&](const Eigen::Vector3d& d) {
+      return Eigen::RowVectorXd(row_at(12, 0, box_row(ra, d)) - row_at(12, 6, box_row(rb, d)));
+    };
+    b.contact(row(normal), row(t1), row(t2), 0.0005 * std::abs(n(rng)), 0.4 + 0.1 * c);
+  }
+  Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(12, [&] { return 0.5 * n(rng); });
+  v[2] -= 1.0;   // the first box moves down onto the second, which moves up: the contacts close
+  v[8] += 1.0;
+  const ContactProblem& P = b.build(v, v);
+
+  MaxDissipation model;
+  const ContactResult r = solve(model, P);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  const double kappa = model.last_report().kappa;
+
+  ConeProgram velocity_form;
+  ImpulseLayout layout;
+  build_phase_two(P, FrictionCone::SecondOrder, 4, kappa, velocity_form, layout);
+  Eigen::MatrixXd A;
+  P.delassus(velocity_form.J, velocity_form.J, A);
+  const Eigen::VectorXd bv = velocity_form.J * P.v_star;
+  const Eigen::LLT<Eigen::MatrixXd> chol(A);
+  ASSERT_EQ(chol.info(), Eigen::Success);
+  const Eigen::MatrixXd L = chol.matrixL();
+  const int np = velocity_form.np;
+  ConeProgram impulse_form = velocity_form;
+  Eigen::MatrixXd I = Eigen::MatrixXd::Identity(np, np);
+  Eigen::LLT<Eigen::MatrixXd> I_llt(I);
+  impulse_form.nv = np;
+  impulse_form.systems = {SystemBlock{0, np, &I, &I_llt}};
+  impulse_form.v_star = L.triangularView<Eigen::Lower>().solve(bv);
+  impulse_form.J = L.sparseView();
+  Eigen::MatrixXd EN = Eigen::MatrixXd::Zero(P.nc, np);
+  for (int i = 0; i < P.nc; ++i) EN(i, layout.contact_offset[i]) = 1;
+  impulse_form.R = (EN * L).sparseView();
+  InteriorPointSolver solver;
+  InteriorPointResult ri;
+  solver.solve(impulse_form, nullptr, ri);
+  ASSERT_TRUE(ri.solved()) << ri.message;
+  for (int i = 0; i < P.nc; ++i) {
+    const int o = layout.contact_offset[i];
+    EXPECT_NEAR(ri.p[o], r.p_N[i], kSolution * kappa);
+    EXPECT_NEAR(ri.p[o + 1], r.p_S[i], kSolution * kappa);
+    EXPECT_NEAR(ri.p[o + 2], r.p_T[i], kSolution * kappa);
+  }
+  // The objectives differ by the constant ½v*ᵀMv*: ½‖v'‖² = ½pᵀAp + pᵀb + ½bᵀA⁻¹b, KE = ½pᵀAp + pᵀb + KE(v*).
+  const double quadratic = 0.5 * ri.v.squaredNorm() - 0.5 * impulse_form.v_star.squaredNorm();
+  EXPECT_NEAR(P.kinetic_energy(r.v_plus) - P.kinetic_energy(P.v_star), quadratic,
+              kEnergy * P.kinetic_energy(P.v_star));
+}
+
+TEST(MaxDissipation, PyramidLosesMuKappaAlongAnEdgeAndLessBetweenEdges) {
+  // k = 4: edges ±t1, ±t2, so |p_S| + |p_T| ≤ μ p_N (MD6). Along t1 the slip meets μκ; at 45° the
+  // projection of the stopping impulse on the diamond is its facet's midpoint, of size μκ/√2.
+  const double m = 1, mu = 0.4, dt = 0.01, kappa = m * kGravity * dt;
+  MaxDissipationOptions options;
+  options.friction = FrictionCone::Pyramid;
+  options.friction_edges = 4;
+  for (double angle : {0.0, M_PI / 4}) {
+    ProblemBuilder b(dt);
+    const Eigen::Vector3d v_star(3 * std::cos(angle), 3 * std::sin(angle), -kGravity * dt);
+    const ContactProblem& P = point_on_ground(b, m, mu, v_star);
+    MaxDissipation model(options);
+    const ContactResult r = solve(model, P);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+    const double loss = angle == 0 ? mu * kappa : mu * kappa / std::sqrt(2.0);
+    EXPECT_NEAR(std::hypot(r.p_S[0], r.p_T[0]), loss, kSolution * kappa);
+    EXPECT_NEAR(std::hypot(r.v_plus[0], r.v_plus[1]), 3 - loss / m, kSolution);
+  }
+}
+
+TEST(MaxDissipation, ViscousFrictionRemovesDtMuVOfTheSlip) {
+  // friction="viscous", μ = 0: ‖p_t‖ ≤ dt μ_v ‖v_t*‖ (MD7); a fast slip meets the whole bound, so
+  // v⁺_t = v_t*(1 − dt μ_v/m), the implicit-Euler step of the viscous law when dt μ_v < m.
+  const double m = 2, dt = 0.01, mu_v = 30;
+  ProblemBuilder b(dt);
+  const Eigen::Vector3d v_star(1.0, -0.4, -kGravity * dt);
+  b.add_system(m * Eigen::MatrixXd::Identity(3, 3));
+  b.contact(Eigen::RowVector3d(0, 0, 1), Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), 0.0, 0.0);
+  ContactProblem P = b.build(Eigen::Vector3d::Zero(), v_star);   // a copy: its M blocks stay the builder's
+  P.mu_viscous[0] = mu_v;
+  MaxDissipationOptions options;
+  options.friction = FrictionCone::Viscous;
+  MaxDissipation model(options);
+  const ContactResult r = solve(model, P);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  EXPECT_NEAR(r.v_plus[0], v_star[0] * (1 - dt * mu_v / m), kSolution);
+  EXPECT_NEAR(r.v_plus[1], v_star[1] * (1 - dt * mu_v / m), kSolution);
+  // The cone ignores μ_v: no friction at μ = 0.
+  MaxDissipation cone_model;
+  const ContactResult rc = solve(cone_model, P);
+  EXPECT_NEAR(rc.v_plus[0], v_star[0], kSolution);
+}
+
+TEST(MaxDissipation, JointLimitStopsAtItsGap) {
+  // One prismatic coordinate of mass m moving at −1 m/s towards its lower limit φ_L away:
+  // L v⁺ ≥ −φ_L/dt stops it at exactly that speed.
+  const double m = 4, dt = 0.01, phi_L = 0.002;
+  ProblemBuilder b(dt);
+  b.add_system(m * Eigen::MatrixXd::Identity(1, 1));
+  b.limit(Eigen::RowVectorXd::Ones(1), phi_L);
+  const ContactProblem& P = b.build(Eigen::VectorXd::Constant(1, -1.0), Eigen::VectorXd::Constant(1, -1.0));
+  MaxDissipation model;
+  const ContactResult r = solve(model, P);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  EXPECT_NEAR(r.v_plus[0], -phi_L / dt, kSolution);
+  EXPECT_NEAR(r.p_L[0], m * (1.0 - phi_L / dt), kSolution * m);
+}
+
+TEST(MaxDissipation, RejectedPhaseTwoKeepsPhaseOneAndSaysSo) {
+  // An acceptance tolerance below the solver's own makes (MD9) reject a correct phase II.
+  const double m = 1, dt = 0.01;
+  ProblemBuilder b(dt);
+  const ContactProblem& P = point_on_ground(b, m, 0.5, Eigen::Vector3d(1, 0, -kGravity * dt));
+  MaxDissipationOptions options;
+  options.check_tolerance = 1e-12;
+  options.tolerance = 1e-4;
+  MaxDissipation model(options);
+  const ContactResult r = solve(model, P);
+  if (model.last_report().phase_two_accepted) GTEST_SKIP() << "phase II met even the tight checks";
+  EXPECT_EQ(r.stats.status, SolveStatus::Fallback);
+  EXPECT_FALSE(r.stats.message.empty());
+  EXPECT_LT((r.v_plus - model.last_report().v_phase_one).norm(), 1e-15);
+  EXPECT_DOUBLE_EQ(r.p_S[0], 0.0);
+}
+
+TEST(MaxDissipation, SqueezedBetweenPenetratingWallsFallsBackWithoutThrowing) {
+  // Two opposite walls both 1 cm inside the body: N v ≥ 1 m/s and −N v ≥ 1 m/s cannot both hold.
+  // Phase I's interior-point method cannot certify; the bounded fallback (MD3) still returns finite
+  // impulses within [0, ρ].
+  const double m = 1, dt = 0.01;
+  ProblemBuilder b(dt);
+  b.add_system(m * Eigen::MatrixXd::Identity(3, 3));
+  b.contact(Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), Eigen::RowVector3d(0, 0, 1), -0.01, 0.5);
+  b.contact(Eigen::RowVector3d(-1, 0, 0), Eigen::RowVector3d(0, 1, 0), Eigen::RowVector3d(0, 0, 1), -0.01, 0.5);
+  const ContactProblem& P = b.build(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  MaxDissipation model;
+  ContactResult r;
+  EXPECT_NO_THROW(model.solve(P, r));
+  EXPECT_NE(r.stats.status, SolveStatus::Solved);
+  EXPECT_TRUE(r.v_plus.allFinite());
+  EXPECT_TRUE(model.last_report().phase_one_by_fallback);
+  EXPECT_GE(r.p_N.minCoeff(), 0.0);
+}
+
+TEST(MaxDissipation, SameProblemSameBits) {
+  Pile pile(2, 2, 0.4, 11);
+  MaxDissipation a, b;
+  const ContactResult ra = solve(a, *pile.problem), rb = solve(b, *pile.problem);
+  EXPECT_EQ(ra.v_plus, rb.v_plus);
+  EXPECT_EQ(ra.p_N, rb.p_N);
+  EXPECT_EQ(ra.p_S, rb.p_S);
+}
+
+TEST(MaxDissipation, WarmStartReachesTheColdSolution) {
+  Pile pile(3, 2, 0.5, 4);
+  MaxDissipation model;
+  const ContactResult cold = solve(model, *pile.problem);
+  ASSERT_EQ(cold.stats.status, SolveStatus::Solved);
+  ContactProblem warm_problem = *pile.problem;
+  warm_problem.p_N_guess = cold.p_N;
+  warm_problem.p_S_guess = cold.p_S;
+  warm_problem.p_T_guess = cold.p_T;
+  const ContactResult warm = solve(model, warm_problem);
+  ASSERT_EQ(warm.stats.status, SolveStatus::Solved) << warm.stats.message;
+  const double vbar = pile.problem->v_star.lpNorm<Eigen::Infinity>();
+  EXPECT_LT((warm.v_plus - cold.v_plus).lpNorm<Eigen::Infinity>(), 10 * kSolution * vbar);
+}
+
+TEST(MaxDissipation, NoContactsReturnsTheFreeVelocity) {
+  ProblemBuilder b(0.01);
+  b.add_system(Eigen::MatrixXd::Identity(2, 2));
+  const ContactProblem& P = b.build(Eigen::Vector2d(1, 2), Eigen::Vector2d(1, 1.9));
+  MaxDissipation model;
+  const ContactResult r = solve(model, P);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_EQ(r.v_plus, P.v_star);
+}
+
+TEST(MaxDissipationOptions, ParsesAndRefuses) {
+  const MaxDissipationOptions o =
+      MaxDissipationOptions::parse({{"friction", "pyramid"}, {"friction_edges", "8"}, {"warm_start", "0"}});
+  EXPECT_EQ(o.friction, FrictionCone::Pyramid);
+  EXPECT_EQ(o.friction_edges, 8);
+  EXPECT_EQ(o.warm_start, 0);
+  EXPECT_EQ(MaxDissipationOptions::parse({{"friction", " viscous "}}).friction, FrictionCone::Viscous);
+  EXPECT_THROW(MaxDissipationOptions::parse({{"friction", "square"}}), OptionError);
+  EXPECT_THROW(MaxDissipationOptions::parse({{"friction_edges", "2"}}), OptionError);
+  EXPECT_THROW(MaxDissipationOptions::parse({{"tolerance", "abc"}}), OptionError);
+  try {
+    MaxDissipationOptions::parse({{"frictoin", "cone"}});
+    FAIL() << "an unknown option must throw";
+  } catch (const OptionError& e) {
+    EXPECT_NE(std::string(e.what()).find("friction"), std::string::npos);   // the known options are listed
+  }
+}
+
+}  // namespace
+}  // namespace impetus

@@ -1,0 +1,340 @@
+// The no-slip model (contact/no_slip/no_slip_model.hpp) on hand-built problems: issue 3's "what must
+// hold", with answers derived from the model (NS1)–(NS4).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "contact/factory.hpp"
+#include "contact/no_slip/no_slip_model.hpp"
+#include "test_no_slip_fixtures.hpp"
+
+namespace impetus {
+namespace {
+
+using test::BodySpec;
+using test::ContactSpec;
+using test::ProblemBuilder;
+
+// Issue 3: |S v⁺|, |T v⁺| < 1e-9 and N v⁺ ≥ −φ/dt − 1e-9 (m/s), dropped rows included.
+constexpr double kVelocityTol = 1e-9;
+// Identities of one solve (momentum balance, energy, a resting box): roundoff ~1e-15 of the problem's
+// velocity and impulse scales; 1e-12 leaves three orders of margin.
+constexpr double kRoundoff = 1e-12;
+// Invariances compare two solves that select different rows (FIND-INDICES keeps other S/T rows,
+// pivoting another active set): each v⁺ carries roundoff ~1e-16·cond(D), and the Delassus matrices
+// of these boxes (masses 0.7–2 kg, lever arms 0.05–0.15 m) have cond(D) up to ~1e4–1e5.
+constexpr double kInvariance = 1e-10;
+// A normal impulse is counted as positive above this (N·s): far below the impulses of these problems
+// (≥ 1e-3 N·s) and far above the roundoff of a zero one.
+constexpr double kPositiveImpulse = 1e-10;
+constexpr double kG = 9.81;
+
+const Eigen::Vector3d kBoxSize(0.2, 0.3, 0.1);
+
+/// A box resting on the ground z = 0, bottom corners at z = 0 (φ = 0), copies of each corner.
+ProblemBuilder box_on_ground(int copies = 1, double mass = 2.0, const Eigen::Matrix3d& R = Eigen::Matrix3d::Identity()) {
+  ProblemBuilder b;
+  const Eigen::Vector3d C = R * Eigen::Vector3d(0, 0, kBoxSize.z() / 2);
+  b.add(test::free_box(mass, kBoxSize, C, R));
+  const Eigen::Vector3d n = R * Eigen::Vector3d::UnitZ();
+  int feature = 0;
+  for (const Eigen::Vector3d& p : test::face_corners(C, R, kBoxSize / 2, 2, -1))
+    for (int c = 0; c < copies; ++c) {
+      ContactSpec s;
+      s.a = 0;
+      s.p = p;
+      s.n = n;
+      s.tangent_angle = 0.7 * c;   // duplicates with different tangent bases
+      s.key = {0, -1, feature++};
+      b.contacts.push_back(s);
+    }
+  return b;
+}
+
+/// Every property of (NS1)–(NS3) on a result, with the sizes of issue 3.
+void expect_no_slip_solution(const ContactProblem& P, const ContactResult& r) {
+  ASSERT_EQ(r.v_plus.size(), P.nv);
+  ASSERT_TRUE(r.v_plus.allFinite());
+  EXPECT_NE(r.stats.status, SolveStatus::Failed) << r.stats.message;
+  const Eigen::VectorXd s = P.S * r.v_plus, t = P.T * r.v_plus, w = P.N * r.v_plus + P.phi / P.dt;
+  for (int i = 0; i < P.nc; ++i) {
+    EXPECT_LT(std::abs(s[i]), kVelocityTol) << "S row " << i;
+    EXPECT_LT(std::abs(t[i]), kVelocityTol) << "T row " << i;
+    EXPECT_GE(w[i], -kVelocityTol) << "N row " << i;
+    EXPECT_GE(r.p_N[i], -kPositiveImpulse) << "p_N " << i;
+    EXPECT_LT(std::abs(r.p_N[i] * w[i]), kVelocityTol * std::max(1.0, r.p_N.cwiseAbs().maxCoeff())) << "p_N ⊥ w, " << i;
+  }
+  if (P.nl > 0) {
+    const Eigen::VectorXd wl = P.L * r.v_plus + P.phi_L / P.dt;
+    for (int i = 0; i < P.nl; ++i) {
+      EXPECT_GE(wl[i], -kVelocityTol);
+      EXPECT_GE(r.p_L[i], -kPositiveImpulse);
+    }
+  }
+  // (NS1): M (v⁺ − v*) = Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L, block by block.
+  Eigen::VectorXd impulse = P.N.transpose() * r.p_N + P.S.transpose() * r.p_S + P.T.transpose() * r.p_T;
+  if (P.nl > 0) impulse += P.L.transpose() * r.p_L;
+  for (const SystemBlock& b : P.systems) {
+    const Eigen::VectorXd lhs = *b.M * (r.v_plus - P.v_star).segment(b.offset, b.size);
+    EXPECT_LT((lhs - impulse.segment(b.offset, b.size)).norm(), kRoundoff * std::max(1.0, impulse.norm()));
+  }
+}
+
+int positive_count(const Eigen::VectorXd& p) { return static_cast<int>((p.array() > kPositiveImpulse).count()); }
+
+int rank_of(const SparseRows& A) {
+  Eigen::MatrixXd D = Eigen::MatrixXd(A);
+  if (D.rows() == 0) return 0;
+  Eigen::FullPivLU<Eigen::MatrixXd> lu(D);
+  lu.setThreshold(1e-10);
+  return static_cast<int>(lu.rank());
+}
+
+TEST(NoSlip, RestingBoxStaysAtRestCarriedByItsWeightWithAtMostRankNImpulses) {
+  for (int copies : {1, 3}) {
+    ProblemBuilder b = box_on_ground(copies);
+    const ContactProblem P = b.build(Eigen::VectorXd::Zero(6), b.gravity_force());
+    NoSlipModel model;
+    ContactResult r;
+    model.solve(P, r);
+    expect_no_slip_solution(P, r);
+    EXPECT_LT(r.v_plus.norm(), kRoundoff);
+    EXPECT_NEAR(r.p_N.sum(), 2.0 * kG * P.dt, kRoundoff);   // Σ p_N = m g dt
+    EXPECT_LE(positive_count(r.p_N), rank_of(P.N));         // Lemma 1: rank(N) = 3 (z, roll, pitch)
+    EXPECT_EQ(rank_of(P.N), 3);
+    EXPECT_EQ(model.last_report().indices.rank, 3);         // [S; T]: x, y, yaw
+    EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  }
+}
+
+TEST(NoSlip, BoxOnAThirtyDegreeInclineDoesNotSlideStepAfterStep) {
+  // The box rests on an incline turned −30° about y (surface rising along +x, as scenes/incline_stick).
+  const double theta = M_PI / 6;
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(-theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  ProblemBuilder b = box_on_ground(1, 1.0, R);
+  NoSlipModel model;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  ContactResult r;
+  for (int step = 0; step < 100; ++step) {
+    ContactProblem P = b.build(v, b.gravity_force());
+    if (step > 0) P.p_N_guess = r.p_N;   // warm start, as the stepper does
+    model.solve(P, r);
+    expect_no_slip_solution(P, r);
+    v = r.v_plus;
+    ASSERT_LT(v.norm(), kRoundoff) << "step " << step;
+    // The contact impulse carries the whole weight: Σ(N p_N + S p_S + T p_T) = −m g dt (linear part).
+    const Eigen::VectorXd impulse = P.N.transpose() * r.p_N + P.S.transpose() * r.p_S + P.T.transpose() * r.p_T;
+    EXPECT_NEAR(impulse[2], 1.0 * kG * P.dt, kRoundoff);
+    if (step > 0) EXPECT_EQ(r.stats.iterations, 0) << "warm start should need no pivot";
+  }
+}
+
+/// Two boxes stacked on the ground with random velocities: redundancy across bodies.
+ProblemBuilder stacked_boxes(std::mt19937& rng, int copies) {
+  ProblemBuilder b;
+  std::uniform_real_distribution<double> angle(0, 2 * M_PI);
+  const Eigen::Vector3d C0(0, 0, kBoxSize.z() / 2), C1(0.03, -0.02, 1.5 * kBoxSize.z());
+  b.add(test::free_box(2.0, kBoxSize, C0));
+  b.add(test::free_box(0.7, kBoxSize, C1));
+  int f = 0;
+  for (const Eigen::Vector3d& p : test::face_corners(C0, Eigen::Matrix3d::Identity(), kBoxSize / 2, 2, -1))
+    for (int c = 0; c < copies; ++c) {
+      ContactSpec s;
+      s.a = 0;
+      s.p = p;
+      s.tangent_angle = angle(rng);
+      s.key = {0, -1, f++};
+      b.contacts.push_back(s);
+    }
+  for (const Eigen::Vector3d& p : test::face_corners(C1, Eigen::Matrix3d::Identity(), kBoxSize / 2, 2, -1))
+    for (int c = 0; c < copies; ++c) {
+      ContactSpec s;
+      s.a = 1;
+      s.b = 0;
+      s.p = p;
+      s.tangent_angle = angle(rng);
+      s.key = {1, 0, f++};
+      b.contacts.push_back(s);
+    }
+  return b;
+}
+
+TEST(NoSlip, ImpactsDissipateExactlyTheProjectionEnergyAndStopEverySlip) {
+  // No applied force and φ = 0: v⁺ is the M-projection of v⁻ on a cone (NS4), so
+  // KE⁻ − KE⁺ = ½ (v⁻ − v⁺)ᵀ M (v⁻ − v⁺).
+  std::mt19937 rng(3);
+  std::normal_distribution<double> normal(0, 1);
+  for (int trial = 0; trial < 50; ++trial) {
+    ProblemBuilder b = stacked_boxes(rng, 1 + trial % 3);
+    Eigen::VectorXd v(12);
+    for (int k = 0; k < 12; ++k) v[k] = normal(rng);
+    const ContactProblem P = b.build(v);
+    NoSlipModel model;
+    ContactResult r;
+    model.solve(P, r);
+    expect_no_slip_solution(P, r);
+    const Eigen::VectorXd dv = v - r.v_plus;
+    EXPECT_NEAR(P.kinetic_energy(v) - P.kinetic_energy(r.v_plus), P.kinetic_energy(dv),
+                kRoundoff * std::max(1.0, P.kinetic_energy(v)));
+    EXPECT_LE(positive_count(r.p_N), rank_of(P.N));
+  }
+}
+
+TEST(NoSlip, DuplicatingEveryContactOrTurningTheTangentsLeavesVPlusUnchanged) {
+  for (int seed = 0; seed < 20; ++seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> normal(0, 1);
+    Eigen::VectorXd v(12);
+    for (int k = 0; k < 12; ++k) v[k] = normal(rng);
+    std::mt19937 rng1(100 + seed), rng2(200 + seed), rng3(300 + seed);
+    ProblemBuilder once = stacked_boxes(rng1, 1);
+    ProblemBuilder twice = stacked_boxes(rng2, 2);   // every contact twice, other tangents
+    ProblemBuilder turned = stacked_boxes(rng3, 1);  // the same contacts, other tangents
+    NoSlipModel model;
+    ContactResult r1, r2, r3;
+    const ContactProblem P1 = once.build(v, once.gravity_force());
+    model.solve(P1, r1);
+    const ContactProblem P2 = twice.build(v, twice.gravity_force());
+    model.solve(P2, r2);
+    const ContactProblem P3 = turned.build(v, turned.gravity_force());
+    model.solve(P3, r3);
+    expect_no_slip_solution(P2, r2);
+    EXPECT_LT((r1.v_plus - r2.v_plus).norm(), kInvariance * std::max(1.0, v.norm())) << "seed " << seed;
+    EXPECT_LT((r1.v_plus - r3.v_plus).norm(), kInvariance * std::max(1.0, v.norm())) << "seed " << seed;
+  }
+}
+
+TEST(NoSlip, AFullyConstrainedBodyStops) {
+  // A box held at four non-coplanar contacts by no-slip rows of full rank: G spans all six
+  // directions, so P = 0 and v⁺ = 0 whatever v* (notes §6.1).
+  ProblemBuilder b;
+  b.add(test::free_box(1.0, kBoxSize, Eigen::Vector3d::Zero()));
+  const Eigen::Vector3d h = kBoxSize / 2;
+  for (const auto& [p, n] : {std::pair{Eigen::Vector3d(h.x(), h.y(), 0), Eigen::Vector3d(-1, 0, 0)},
+                             std::pair{Eigen::Vector3d(-h.x(), 0, h.z()), Eigen::Vector3d(1, 0, 0)},
+                             std::pair{Eigen::Vector3d(0, -h.y(), -h.z()), Eigen::Vector3d(0, 1, 0)}}) {
+    ContactSpec s;
+    s.a = 0;
+    s.p = p;
+    s.n = n;
+    b.contacts.push_back(s);
+  }
+  Eigen::VectorXd v(6);
+  v << 0.3, -1, 2, 0.5, 0.1, -0.7;
+  const ContactProblem P = b.build(v, b.gravity_force());
+  NoSlipModel model;
+  ContactResult r;
+  model.solve(P, r);
+  EXPECT_EQ(model.last_report().indices.rank, 6);
+  EXPECT_LT(r.v_plus.norm(), kRoundoff);
+  EXPECT_EQ(r.p_N.size(), 3);
+}
+
+TEST(NoSlip, SliderStopsAtItsJointLimitWithAFrictionlessLimitImpulse) {
+  // A slider (1 DoF along x, mass 2) moving at −3 m/s reaches its lower limit within this step
+  // (φ_L = 0.01 m, dt = 0.01 s): L v⁺ ≥ −φ_L/dt gives v⁺ = −1 m/s, p_L = m·(−1 − (−3)) = 4 N·s.
+  ProblemBuilder b;
+  BodySpec slider;
+  slider.kind = BodySpec::Kind::Slider;
+  slider.mass = 2;
+  b.add(slider);
+  b.limits.push_back({0, 0, +1.0, 0.01});
+  Eigen::VectorXd v(1);
+  v << -3;
+  const ContactProblem P = b.build(v);
+  NoSlipModel model;
+  ContactResult r;
+  model.solve(P, r);
+  expect_no_slip_solution(P, r);
+  EXPECT_NEAR(r.v_plus[0], -1.0, kRoundoff);
+  EXPECT_NEAR(r.p_L[0], 4.0, kRoundoff);
+}
+
+TEST(NoSlip, LemkeSolverAgreesWithPrincipalPivotingAndSeparatingContactsAreFree) {
+  std::mt19937 rng(11);
+  std::normal_distribution<double> normal(0, 1);
+  NoSlipOptions lemke_options;
+  lemke_options.projection.solver = ProjectionSolver::Lemke;
+  NoSlipModel pivoting, lemke(lemke_options);
+  for (int trial = 0; trial < 30; ++trial) {
+    ProblemBuilder b = stacked_boxes(rng, 1 + trial % 2);
+    for (ContactSpec& c : b.contacts) c.phi = 0.002 * normal(rng);   // some open, some penetrating
+    Eigen::VectorXd v(12);
+    for (int k = 0; k < 12; ++k) v[k] = normal(rng);
+    const ContactProblem P = b.build(v, b.gravity_force());
+    ContactResult r1, r2;
+    pivoting.solve(P, r1);
+    lemke.solve(P, r2);
+    expect_no_slip_solution(P, r1);
+    ASSERT_EQ(r2.stats.status, SolveStatus::Solved) << r2.stats.message;
+    // v⁺ is unique (NS4); Lemke's certificate is 1e-6 of the problem's scale.
+    constexpr double kLemkeAgreement = 1e-6;
+    EXPECT_LT((r1.v_plus - r2.v_plus).norm(), kLemkeAgreement * std::max(1.0, v.norm())) << "trial " << trial;
+  }
+}
+
+TEST(NoSlip, StickGapLeavesDistantContactsFrictionless) {
+  // A box sliding at 1 m/s, 1 mm above the ground (within the collision margin), no gravity. With
+  // the paper's model every contact sticks: the bottom corners stop (the box pitches about them,
+  // since they lie below its centre). With stick_gap = 0 the contacts are open and constrain nothing
+  // this step (N v⁺ ≥ −φ/dt holds with v⁺ = v*).
+  ProblemBuilder b = box_on_ground();
+  for (ContactSpec& c : b.contacts) c.phi = 1e-3;
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[0] = 1;
+  const ContactProblem P = b.build(v);
+  NoSlipModel paper;
+  NoSlipOptions gap_options;
+  gap_options.stick_gap = 0;
+  NoSlipModel gated(gap_options);
+  ContactResult r1, r2;
+  paper.solve(P, r1);
+  gated.solve(P, r2);
+  expect_no_slip_solution(P, r1);
+  EXPECT_GT((r1.v_plus - v).norm(), 0.1);
+  EXPECT_LT((r2.v_plus - v).norm(), kRoundoff);
+  EXPECT_EQ(gated.last_report().indices.rank, 0);
+}
+
+TEST(NoSlip, EmptyProblemsPassTheFreeVelocityThrough) {
+  ProblemBuilder b;
+  b.add(test::free_box(1.0, kBoxSize, Eigen::Vector3d::Zero()));
+  Eigen::VectorXd v(6);
+  v << 1, 2, 3, 4, 5, 6;
+  const ContactProblem P = b.build(v, b.gravity_force());
+  NoSlipModel model;
+  ContactResult r;
+  model.solve(P, r);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_LT((r.v_plus - P.v_star).norm(), kRoundoff);
+  EXPECT_EQ(r.p_N.size(), 0);
+}
+
+TEST(NoSlip, OptionsParseAndRefuseUnknownKeysAndBadValues) {
+  const NoSlipOptions o = parse_no_slip_options(
+      {{"solver", "lemke"}, {"max_pivots", "50"}, {"zero_tolerance", "1e-12"}, {"warm_start", "false"},
+       {"dependence_tolerance", "1e-10"}, {"certificate_tolerance", "1e-8"}, {"stick_gap", "0.001"}});
+  EXPECT_EQ(o.projection.solver, ProjectionSolver::Lemke);
+  EXPECT_EQ(o.projection.pivoting.max_pivots, 50);
+  EXPECT_EQ(o.projection.pivoting.zero_tolerance, 1e-12);
+  EXPECT_FALSE(o.projection.warm_start);
+  EXPECT_EQ(o.projection.pivoting.dependence_tolerance, 1e-10);
+  EXPECT_EQ(o.projection.certificate_tolerance, 1e-8);
+  EXPECT_EQ(o.stick_gap, 0.001);
+  EXPECT_THROW(parse_no_slip_options({{"friction_edges", "4"}}), OptionError);
+  EXPECT_THROW(parse_no_slip_options({{"solver", "dantzig"}}), OptionError);
+  EXPECT_THROW(parse_no_slip_options({{"max_pivots", "-1"}}), OptionError);
+  EXPECT_THROW(parse_no_slip_options({{"max_pivots", "12x"}}), OptionError);
+  EXPECT_THROW(parse_no_slip_options({{"zero_tolerance", "0"}}), OptionError);
+  EXPECT_THROW(parse_no_slip_options({{"warm_start", "maybe"}}), OptionError);
+  EXPECT_THROW(parse_no_slip_options({{"stick_gap", "nan"}}), OptionError);
+}
+
+TEST(NoSlip, FactoryBuildsItWithItsOptions) {
+  ASSERT_TRUE(is_contact_model("no_slip"));
+  EXPECT_EQ(make_contact_model("no_slip", {})->name(), "no_slip");
+  EXPECT_THROW(make_contact_model("no_slip", {{"bogus", "1"}}), OptionError);
+}
+
+}  // namespace
+}  // namespace impetus

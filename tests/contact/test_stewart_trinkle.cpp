@@ -1,0 +1,402 @@
+// Stewart–Trinkle (contact/stewart_trinkle/stewart_trinkle.hpp) on hand-built problems: analytic
+// answers (resting, sliding, sticking, gaps, limits), invariants (complementarity, pyramid, energy),
+// redundancy, and the statistics of a problem that needs more than the plain Lemke solve.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "problem_builder.hpp"
+
+namespace impetus {
+namespace {
+
+using test::box_inertia;
+using test::box_row;
+using test::kGravity;
+using test::ProblemBuilder;
+using test::row_at;
+
+constexpr double kDt = 1e-3;     // s
+constexpr double kMass = 2.0;    // kg
+constexpr double kMu = 0.4;
+const Eigen::Vector3d kHalf(0.5, 0.5, 0.5);   // unit cube: μ·h_z < h_x, so sliding never tips it
+
+// Lemke with refinement solves these LCPs to ρ ≈ 1e-15; the worst case here is the box with
+// triplicated corners, whose bases are near-singular (cond ~1e6). Relative to the step's impulse
+// (m·g·dt) and velocity (g·dt) scales, 1e-9 bounds every analytic comparison with room to spare.
+constexpr double kRelative = 1e-9;
+const double kImpulse = kRelative * kMass * kGravity * kDt;   // N·s
+const double kVelocity = kRelative * kGravity * kDt;          // m/s
+
+Eigen::Vector3d e(int axis) { return Eigen::Vector3d::Unit(axis); }
+
+// ------------------------------------------------------------------ problem makers
+
+/// Point mass on the ground plane z = 0 (normal +z, t1 = x, t2 = y), pushed by a force f (N).
+const ContactProblem& point_mass(ProblemBuilder& b, const Eigen::Vector3d& v, double phi, double mu,
+                                 const Eigen::Vector3d& f = Eigen::Vector3d::Zero(), int copies = 1) {
+  b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+  for (int i = 0; i < copies; ++i)
+    b.contact(row_at(3, 0, e(2).transpose()), row_at(3, 0, e(0).transpose()), row_at(3, 0, e(1).transpose()), phi, mu);
+  const Eigen::Vector3d v_star = v + kDt * (f / kMass - kGravity * e(2));
+  return b.build(v, v_star);
+}
+
+/// Unit box (6 DoF, problem_builder.hpp) on the ground with its four bottom corners in contact;
+/// `copies` duplicates every corner contact. v = (v_W, ω_W).
+const ContactProblem& box_on_ground(ProblemBuilder& b, const Eigen::VectorXd& v, double mu,
+                                    const Eigen::Vector3d& f = Eigen::Vector3d::Zero(), int copies = 1) {
+  b.add_system(box_inertia(kMass, kHalf));
+  for (int i = 0; i < copies; ++i)
+    for (const Eigen::Vector3d& r : test::bottom_corners(kHalf))
+      b.contact(box_row(r, e(2)), box_row(r, e(0)), box_row(r, e(1)), 0.0, mu);
+  Eigen::VectorXd v_star = v;
+  v_star.head(3) += kDt * (f / kMass - kGravity * e(2));
+  return b.build(v, v_star);
+}
+
+Eigen::VectorXd twist(const Eigen::Vector3d& v, const Eigen::Vector3d& w = Eigen::Vector3d::Zero()) {
+  Eigen::VectorXd out(6);
+  out << v, w;
+  return out;
+}
+
+ContactResult solve(const ContactProblem& p, int edges = 4) {
+  StewartTrinkleOptions options;
+  options.friction_edges = edges;
+  StewartTrinkle model(options);
+  ContactResult r;
+  model.solve(p, r);
+  return r;
+}
+
+// ------------------------------------------------------------------ resting
+
+TEST(StewartTrinkle, RestingPointMassCarriesItsWeight) {
+  ProblemBuilder b(kDt);
+  const ContactResult r = solve(point_mass(b, Eigen::Vector3d::Zero(), 0, kMu));
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_EQ(r.stats.attempts, 1);
+  EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kImpulse);
+  EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+}
+
+TEST(StewartTrinkle, RestingBoxNormalImpulsesSumToWeight) {
+  // Four coplanar corners: the split of p_N is indeterminate (N W Nᵀ has rank 3), only sums are asserted.
+  ProblemBuilder b(kDt);
+  const ContactResult r = solve(box_on_ground(b, twist(Eigen::Vector3d::Zero()), kMu));
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_NEAR(r.p_N.sum(), kMass * kGravity * kDt, kImpulse);
+  EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);   // no drift, no spin: moments balance
+  EXPECT_NEAR(r.p_S.sum(), 0, kImpulse);
+  EXPECT_NEAR(r.p_T.sum(), 0, kImpulse);
+  EXPECT_GE(r.p_N.minCoeff(), -kImpulse);
+}
+
+TEST(StewartTrinkle, StackedBoxesCheckTheSignsOfTheRows) {
+  // Top box (A) on bottom box (B) on the ground: rows N = nᵀ(J_A − J_B) with n = +z from B to A.
+  ProblemBuilder b(kDt);
+  const int top = b.add_system(box_inertia(1.0, kHalf));
+  const int bottom = b.add_system(box_inertia(3.0, kHalf));
+  const int nv = 12;
+  for (const Eigen::Vector3d& r : test::bottom_corners(kHalf)) {
+    const Eigen::Vector3d r_bottom = r + 2 * kHalf.z() * e(2);   // the same point, from B's centre
+    auto rows = [&](const Eigen::Vector3d& d) {
+      return Eigen::RowVectorXd(row_at(nv, top, box_row(r, d)) - row_at(nv, bottom, box_row(r_bottom, d)));
+    };
+    b.contact(rows(e(2)), rows(e(0)), rows(e(1)), 0, kMu);
+  }
+  for (const Eigen::Vector3d& r : test::bottom_corners(kHalf))
+    b.contact(row_at(nv, bottom, box_row(r, e(2))), row_at(nv, bottom, box_row(r, e(0))),
+              row_at(nv, bottom, box_row(r, e(1))), 0, kMu);
+  Eigen::VectorXd v_star = Eigen::VectorXd::Zero(nv);
+  v_star[top + 2] = v_star[bottom + 2] = -kGravity * kDt;
+  const ContactResult r = solve(b.build(Eigen::VectorXd::Zero(nv), v_star));
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_NEAR(r.p_N.head(4).sum(), 1.0 * kGravity * kDt, kImpulse);
+  EXPECT_NEAR(r.p_N.tail(4).sum(), 4.0 * kGravity * kDt, kImpulse);
+  EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+}
+
+// ------------------------------------------------------------------ sliding and sticking
+
+TEST(StewartTrinkle, SlowSliderStopsInOneStep) {
+  // u < μ g dt: the friction budget μ m g dt exceeds the momentum m u, so the box sticks at once.
+  const double u = 0.5 * kMu * kGravity * kDt;
+  ProblemBuilder b(kDt);
+  const ContactResult r = solve(box_on_ground(b, twist(u * e(0)), kMu));
+  EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+  EXPECT_NEAR(r.p_S.sum(), -kMass * u, kImpulse);
+  EXPECT_NEAR(r.p_T.sum(), 0, kImpulse);
+}
+
+struct EdgeCase {
+  int edges;
+  int edge;   // slide along pyramid edge j: angle 2πj/k
+};
+
+class SlidingAlongAnEdge : public testing::TestWithParam<EdgeCase> {};
+
+TEST_P(SlidingAlongAnEdge, LosesExactlyMuGDtOfSpeed) {
+  const auto [k, j] = GetParam();
+  const double angle = 2 * std::numbers::pi * j / k;
+  const Eigen::Vector3d d(std::cos(angle), std::sin(angle), 0);
+  const double u = 3 * kMu * kGravity * kDt;
+  ProblemBuilder b(kDt);
+  const ContactResult r = solve(point_mass(b, u * d, 0, kMu), k);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kImpulse);
+  const Eigen::Vector3d v_expected = (u - kMu * kGravity * kDt) * d;
+  EXPECT_LE((r.v_plus - v_expected).lpNorm<Eigen::Infinity>(), kVelocity);
+  // The friction impulse is μ p_N along −d.
+  EXPECT_NEAR(r.p_S[0], -kMu * r.p_N[0] * d.x(), kImpulse);
+  EXPECT_NEAR(r.p_T[0], -kMu * r.p_N[0] * d.y(), kImpulse);
+}
+
+INSTANTIATE_TEST_SUITE_P(Edges, SlidingAlongAnEdge,
+                         testing::Values(EdgeCase{4, 0}, EdgeCase{4, 1}, EdgeCase{4, 2}, EdgeCase{4, 3},
+                                         EdgeCase{6, 1}, EdgeCase{8, 1}, EdgeCase{8, 5}, EdgeCase{16, 3}));
+
+TEST(StewartTrinkle, SlidingBoxLosesMuGDtAndStaysFlat) {
+  const double u = 5 * kMu * kGravity * kDt;
+  ProblemBuilder b(kDt);
+  const ContactResult r = solve(box_on_ground(b, twist(-u * e(1)), kMu));
+  EXPECT_NEAR(r.p_N.sum(), kMass * kGravity * kDt, kImpulse);
+  EXPECT_NEAR(r.v_plus[1], -(u - kMu * kGravity * kDt), kVelocity);
+  EXPECT_LE(std::abs(r.v_plus[0]), kVelocity);
+  EXPECT_LE(std::abs(r.v_plus[2]), kVelocity);
+  EXPECT_LE(r.v_plus.tail(3).lpNorm<Eigen::Infinity>(), kVelocity);   // the normal impulses shift forward,
+                                                                      // no tipping
+  EXPECT_NEAR(r.p_T.sum(), kMu * kMass * kGravity * kDt, kImpulse);
+}
+
+TEST(StewartTrinkle, PushBelowMuMgSticksAboveSlides) {
+  const double f_stick = 0.5 * kMu * kMass * kGravity, f_slide = 2 * kMu * kMass * kGravity;   // N
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(box_on_ground(b, twist(Eigen::Vector3d::Zero()), kMu, f_stick * e(0)));
+    EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+    EXPECT_NEAR(r.p_S.sum(), -f_stick * kDt, kImpulse);
+  }
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(box_on_ground(b, twist(Eigen::Vector3d::Zero()), kMu, f_slide * e(0)));
+    EXPECT_NEAR(r.v_plus[0], (f_slide - kMu * kMass * kGravity) * kDt / kMass, kVelocity);
+    EXPECT_NEAR(r.p_S.sum(), -kMu * kMass * kGravity * kDt, kImpulse);
+  }
+}
+
+TEST(StewartTrinkle, FourEdgePyramidIsInscribedInTheCone) {
+  // A push at 45° between t1 and t2 sticks while |f| (cos 45° + sin 45°) ≤ μ m g, i.e. up to
+  // |f| = μ m g/√2: at 0.6 μ m g it sticks; at 0.8 μ m g — inside the Coulomb cone — the k = 4
+  // pyramid cannot hold it, while k = 16 (whose inscribed radius is μ m g cos(π/16) ≈ 0.98 μ m g) can.
+  const Eigen::Vector3d diagonal = Eigen::Vector3d(1, 1, 0).normalized();
+  const double weight = kMass * kGravity;
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(point_mass(b, Eigen::Vector3d::Zero(), 0, kMu, 0.6 * kMu * weight * diagonal));
+    EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+  }
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(point_mass(b, Eigen::Vector3d::Zero(), 0, kMu, 0.8 * kMu * weight * diagonal));
+    EXPECT_GT(r.v_plus.head(2).norm(), 1e3 * kVelocity);
+    EXPECT_NEAR(std::abs(r.p_S[0]) + std::abs(r.p_T[0]), kMu * r.p_N[0], kImpulse);   // on a facet
+  }
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(point_mass(b, Eigen::Vector3d::Zero(), 0, kMu, 0.8 * kMu * weight * diagonal), 16);
+    EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+  }
+}
+
+TEST(StewartTrinkle, FrictionlessContactSlidesFreely) {
+  const Eigen::Vector3d v(1.0, -0.5, 0);
+  ProblemBuilder b(kDt);
+  const ContactProblem& p = point_mass(b, v, 0, 0.0);
+  const ContactResult r = solve(p);
+  EXPECT_EQ(r.p_S[0], 0.0);
+  EXPECT_EQ(r.p_T[0], 0.0);
+  EXPECT_NEAR(r.v_plus[0], v.x(), kVelocity);
+  EXPECT_NEAR(r.v_plus[1], v.y(), kVelocity);
+  EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kImpulse);
+  StewartTrinkleLcp lcp;
+  assemble_stewart_trinkle_lcp(p, 4, lcp);
+  EXPECT_EQ(lcp.size, 1);   // μ = 0: no friction rows, no λ
+}
+
+// ------------------------------------------------------------------ gaps and limits
+
+TEST(StewartTrinkle, SeparatedContactAllowsApproachUpToTheGap) {
+  const double phi = 0.01;   // m
+  {
+    // Falls 5 mm + g dt² in the step: less than φ, no impulse.
+    ProblemBuilder b(kDt);
+    const ContactProblem& p = point_mass(b, -5.0 * e(2), phi, kMu);
+    const ContactResult r = solve(p);
+    EXPECT_EQ(r.p_N[0], 0.0);
+    EXPECT_LE((r.v_plus - p.v_star).lpNorm<Eigen::Infinity>(), kVelocity);
+  }
+  {
+    // Would fall 20 mm: it closes exactly the gap, N v⁺ = −φ/dt.
+    ProblemBuilder b(kDt);
+    const ContactProblem& p = point_mass(b, -20.0 * e(2), phi, kMu);
+    const ContactResult r = solve(p);
+    EXPECT_NEAR(r.v_plus[2], -phi / kDt, kVelocity);
+    EXPECT_NEAR(r.p_N[0], kMass * (-phi / kDt - p.v_star[2]), kImpulse);
+  }
+}
+
+TEST(StewartTrinkle, JointLimitIsAFrictionlessUnilateralRow) {
+  const double I = 0.5;   // kg·m², one revolute joint
+  auto limit_problem = [&](ProblemBuilder& b, double w_star, double phi_L) -> const ContactProblem& {
+    b.add_system(I * Eigen::MatrixXd::Identity(1, 1));
+    b.limit(Eigen::RowVectorXd::Ones(1), phi_L);   // lower limit: L = +1
+    return b.build(Eigen::VectorXd::Constant(1, w_star), Eigen::VectorXd::Constant(1, w_star));
+  };
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(limit_problem(b, -3.0, 0.0));   // at the limit, driven into it
+    EXPECT_NEAR(r.v_plus[0], 0, kVelocity);
+    EXPECT_NEAR(r.p_L[0], I * 3.0, kImpulse);
+  }
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(limit_problem(b, -3.0, 1e-3));  // 1 mrad away: may close it in the step
+    EXPECT_NEAR(r.v_plus[0], -1e-3 / kDt, kVelocity);
+    EXPECT_NEAR(r.p_L[0], I * 2.0, kImpulse);
+  }
+  {
+    ProblemBuilder b(kDt);
+    const ContactResult r = solve(limit_problem(b, 3.0, 0.0));    // leaving the limit: no impulse
+    EXPECT_EQ(r.p_L[0], 0.0);
+    EXPECT_NEAR(r.v_plus[0], 3.0, kVelocity);
+  }
+}
+
+TEST(StewartTrinkle, JointLimitAndContactTogether) {
+  // A point mass on the ground plus a 1-DoF joint at its limit, in one problem: independent blocks.
+  ProblemBuilder b(kDt);
+  b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+  b.add_system(0.5 * Eigen::MatrixXd::Identity(1, 1));
+  b.contact(row_at(4, 0, e(2).transpose()), row_at(4, 0, e(0).transpose()), row_at(4, 0, e(1).transpose()), 0, kMu);
+  b.limit(row_at(4, 3, -Eigen::RowVectorXd::Ones(1)), 0.0);   // upper limit: L = −1
+  Eigen::VectorXd v(4), v_star(4);
+  v << 0, 0, 0, 2.0;
+  v_star << 0, 0, -kGravity * kDt, 2.0;
+  const ContactResult r = solve(b.build(v, v_star));
+  EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kImpulse);
+  EXPECT_NEAR(r.p_L[0], 0.5 * 2.0, kImpulse);
+  EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+}
+
+// ------------------------------------------------------------------ redundancy
+
+TEST(StewartTrinkle, DuplicatedContactsLeaveVelocityUnchanged) {
+  const Eigen::VectorXd v = twist(Eigen::Vector3d(0.3, -0.2, -0.1), Eigen::Vector3d(0, 0, 0.7));
+  for (int copies : {2, 3}) {
+    ProblemBuilder single(kDt), repeated(kDt);
+    const ContactResult r1 = solve(box_on_ground(single, v, kMu));
+    const ContactResult r3 = solve(box_on_ground(repeated, v, kMu, Eigen::Vector3d::Zero(), copies));
+    EXPECT_EQ(r3.stats.status, SolveStatus::Solved) << copies << " copies";
+    EXPECT_LE((r3.v_plus - r1.v_plus).lpNorm<Eigen::Infinity>(), kVelocity) << copies << " copies";
+    EXPECT_NEAR(r3.p_N.sum(), r1.p_N.sum(), kImpulse);
+    EXPECT_NEAR(r3.p_S.sum(), r1.p_S.sum(), kImpulse);
+    EXPECT_NEAR(r3.p_T.sum(), r1.p_T.sum(), kImpulse);
+  }
+  // A point mass with one contact repeated five times.
+  ProblemBuilder one(kDt), five(kDt);
+  const Eigen::Vector3d u(0.01, 0.002, -0.3);
+  const ContactResult a = solve(point_mass(one, u, 0, kMu));
+  const ContactResult c = solve(point_mass(five, u, 0, kMu, Eigen::Vector3d::Zero(), 5));
+  EXPECT_LE((c.v_plus - a.v_plus).lpNorm<Eigen::Infinity>(), kVelocity);
+  EXPECT_NEAR(c.p_N.sum(), a.p_N[0], kImpulse);
+}
+
+// ------------------------------------------------------------------ invariants on random states
+
+TEST(StewartTrinkle, RandomStatesMeetComplementarityPyramidAndEnergy) {
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> u(-1, 1), unit(0, 1);
+  for (int trial = 0; trial < 200; ++trial) {
+    const int k = trial % 3 == 0 ? 8 : 4;
+    ProblemBuilder b(kDt);
+    b.add_system(box_inertia(kMass, kHalf));
+    std::vector<Eigen::Vector3d> points = test::bottom_corners(kHalf);
+    points.push_back(Eigen::Vector3d(0, 0, -kHalf.z()));   // and a redundant one under the centre
+    std::vector<double> phi;
+    for (const Eigen::Vector3d& r : points) {
+      phi.push_back(unit(rng) < 0.5 ? 0.0 : 2e-3 * unit(rng));   // touching or separated
+      b.contact(box_row(r, e(2)), box_row(r, e(0)), box_row(r, e(1)), phi.back(), 0.1 + unit(rng));
+    }
+    const Eigen::VectorXd v = twist(Eigen::Vector3d(u(rng), u(rng), u(rng)), 3 * Eigen::Vector3d(u(rng), u(rng), u(rng)));
+    Eigen::VectorXd v_star = v;
+    v_star[2] -= kGravity * kDt;
+    const ContactProblem& p = b.build(v, v_star);
+    const ContactResult r = solve(p, k);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "trial " << trial << ": " << r.stats.message;
+
+    // Scales of this state: velocity V and impulse P = m V.
+    const double V = v_star.lpNorm<Eigen::Infinity>() + kGravity * kDt, P = kMass * V;
+    const double tol_v = kRelative * V, tol_p = kRelative * P;
+    const Eigen::VectorXd Nv = p.N * r.v_plus, Sv = p.S * r.v_plus, Tv = p.T * r.v_plus;
+    for (int c = 0; c < p.nc; ++c) {
+      const double gap_rate = Nv[c] + p.phi[c] / kDt;
+      EXPECT_GE(r.p_N[c], -tol_p);                                  // (ST2)
+      EXPECT_GE(gap_rate, -tol_v);
+      EXPECT_LE(std::abs(r.p_N[c] * gap_rate), tol_p * V);
+      // (ST5): (p_S, p_T) inside the k-gon of circumradius μ p_N: against each facet normal
+      // (between edges j and j+1), at most the inradius μ p_N cos(π/k).
+      const double mu = p.mu[c];
+      double most_opposed = -std::numeric_limits<double>::infinity();   // max_j −d_j·v_t
+      for (int j = 0; j < k; ++j) {
+        const double a = 2 * std::numbers::pi * j / k, mid = a + std::numbers::pi / k;
+        EXPECT_LE(std::cos(mid) * r.p_S[c] + std::sin(mid) * r.p_T[c], mu * r.p_N[c] * std::cos(std::numbers::pi / k) + tol_p);
+        most_opposed = std::max(most_opposed, -(std::cos(a) * Sv[c] + std::sin(a) * Tv[c]));
+      }
+      // (ST4)–(ST5): friction power = −λ μ p_N with λ = max_j(−d_j·v_t): maximal dissipation over
+      // the pyramid (when the contact slides; when it sticks both sides vanish).
+      EXPECT_NEAR(r.p_S[c] * Sv[c] + r.p_T[c] * Tv[c], -mu * r.p_N[c] * std::max(most_opposed, 0.0), tol_p * V)
+          << "trial " << trial << " contact " << c;
+    }
+    // No energy gain: φ ≥ 0 everywhere here (stewart_trinkle.hpp, the identity after ST8).
+    EXPECT_LE(p.kinetic_energy(r.v_plus), p.kinetic_energy(v_star) + kRelative * p.kinetic_energy(v_star))
+        << "trial " << trial;
+  }
+}
+
+// ------------------------------------------------------------------ statistics and failure
+
+TEST(StewartTrinkle, EmptyProblemReturnsFreeVelocity) {
+  ProblemBuilder b(kDt);
+  b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+  const Eigen::Vector3d v(1, 2, 3);
+  const ContactResult r = solve(b.build(v, v));
+  EXPECT_EQ(r.v_plus, Eigen::VectorXd(v));
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_EQ(r.stats.iterations, 0);
+}
+
+TEST(StewartTrinkle, InconsistentConstraintsAreReportedWithTheRetries) {
+  // A point mass penetrating a floor (n = +z) and a ceiling (n = −z) by 1 cm each: N v⁺ ≥ 10 m/s and
+  // −N v⁺ ≥ 10 m/s cannot both hold. Plain Lemke ends on a ray; the Tikhonov retries solve
+  // A + εI but violate the original problem: Failed, with the attempts in the statistics, and a
+  // finite v⁺.
+  ProblemBuilder b(kDt);
+  b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+  for (double sign : {1.0, -1.0})
+    b.contact(row_at(3, 0, sign * e(2).transpose()), row_at(3, 0, e(0).transpose()),
+              row_at(3, 0, sign * e(1).transpose()), -0.01, kMu);
+  const ContactResult r = solve(b.build(Eigen::Vector3d::Zero(), -kGravity * kDt * e(2)));
+  EXPECT_EQ(r.stats.status, SolveStatus::Failed);
+  EXPECT_GE(r.stats.attempts, 2);
+  EXPECT_FALSE(r.stats.message.empty());
+  EXPECT_TRUE(r.v_plus.allFinite());
+  EXPECT_TRUE(r.p_N.allFinite());
+}
+
+}  // namespace
+}  // namespace impetus

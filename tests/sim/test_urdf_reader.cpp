@@ -1,0 +1,310 @@
+// What the URDF reader and the conversion make of valid files: the corpus's edge cases against their
+// derived expectations (edge-cases/EXPECTED.json, computed independently of urdfdom), package://
+// resolution through ROS_PACKAGE_PATH, and the conversion's rules (floating joints, zero masses,
+// mimic, limits) on small robots whose answers follow from the rules.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "sim/load_error.hpp"
+#include "sim/urdf/inertia_checks.hpp"
+#include "sim/urdf/urdf_parser.hpp"
+#include "sim/urdf/urdf_to_multibody.hpp"
+
+namespace impetus {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const std::string kCorpus = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus";
+const std::string kEdge = kCorpus + "/edge-cases";
+
+// EXPECTED.json prints 12 significant digits.
+constexpr double kPrintedTolerance = 1e-11;
+// Rotations composed from the same rpy by two implementations agree to a few ulps.
+constexpr double kRoundOff = 1e-14;
+
+json expected() {
+  std::ifstream in(kEdge + "/EXPECTED.json");
+  return json::parse(in);
+}
+
+Eigen::Matrix3d matrix(const json& rows) {
+  Eigen::Matrix3d M;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) M(i, j) = rows[i][j].get<double>();
+  return M;
+}
+
+Eigen::Vector3d vec3(const json& a) { return {a[0].get<double>(), a[1].get<double>(), a[2].get<double>()}; }
+
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag)
+      : path_(fs::temp_directory_path() / ("impetus_urdf_" + tag + "_" + std::to_string(::getpid()))) {
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& text) const {
+    const fs::path file = path_ / name;
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+    return file.string();
+  }
+  std::string path() const { return path_.string(); }
+
+ private:
+  fs::path path_;
+};
+
+// --- edge cases -------------------------------------------------------------------------------------------
+
+TEST(UrdfEdgeCases, InertialFrameRotationIntoTheLinkFrame) {
+  const json e = expected()["edge-cases/inertial_rpy"];
+  const UrdfModel urdf = read_urdf(kEdge + "/inertial_rpy/inertial_rpy.urdf", {});
+  const UrdfLink& body = urdf.links[urdf.find_link("tilted_body")];
+  ASSERT_TRUE(body.inertial);
+  EXPECT_LT((body.inertial->X_LI.linear() - matrix(e["tilted_body"]["R_link_from_inertial"])).norm(), kPrintedTolerance);
+
+  const Inertia in = link_inertia(*body.inertial);
+  EXPECT_EQ(in.mass, e["tilted_body"]["mass"].get<double>());
+  EXPECT_EQ(in.com, vec3(e["tilted_body"]["com_in_link_frame"]));
+  EXPECT_LT((in.I_C - matrix(e["tilted_body"]["inertia_about_com_in_link_axes"])).norm(), kPrintedTolerance);
+  // Rotation preserves the invariants: trace and determinant.
+  EXPECT_NEAR(in.I_C.trace(), e["tilted_body"]["inertia_trace_invariant"].get<double>(), kPrintedTolerance);
+  EXPECT_NEAR(in.I_C.determinant(), e["tilted_body"]["inertia_det_invariant"].get<double>(), kPrintedTolerance);
+  // Parallel axes: about the link origin, I_O = I_C + m(|c|²·1 − c cᵀ).
+  const Eigen::Matrix3d I_O = in.I_C + in.mass * (in.com.squaredNorm() * Eigen::Matrix3d::Identity() - in.com * in.com.transpose());
+  EXPECT_LT((I_O - matrix(e["tilted_body"]["inertia_about_link_origin_in_link_axes"])).norm(), kPrintedTolerance);
+
+  const UrdfJoint& hinge = urdf.joints[urdf.find_joint("hinge")];
+  const json& q = e["hinge"]["origin_quat_xyzw"];
+  const Eigen::Quaterniond expected_q(q[3].get<double>(), q[0].get<double>(), q[1].get<double>(), q[2].get<double>());
+  EXPECT_LT((hinge.X_PJ.linear() - expected_q.toRotationMatrix()).norm(), kPrintedTolerance);
+  EXPECT_EQ(Eigen::Vector3d(hinge.X_PJ.translation()), vec3(e["hinge"]["origin_xyz"]));
+  EXPECT_EQ(hinge.axis, vec3(e["hinge"]["axis_in_joint_frame"]));
+}
+
+TEST(UrdfEdgeCases, InertialRpyEdgeCaseBreaksTheTriangleInequality) {
+  // Its tilted body has principal moments ≈ (0.0199, 0.0500, 0.0801): 0.0199 + 0.0500 < 0.0801, a
+  // tensor no mass distribution has. Refused by default at the <inertia> line, accepted on request,
+  // and then the link's inertia is the rotated one.
+  const std::string file = kEdge + "/inertial_rpy/inertial_rpy.urdf";
+  const UrdfModel urdf = read_urdf(file, {});
+  try {
+    urdf_to_multibody(urdf);
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), urdf.links[urdf.find_link("tilted_body")].inertial->inertia_line);
+    EXPECT_NE(e.message().find("triangle inequality"), std::string::npos);
+  }
+  UrdfPlacement lenient;
+  lenient.check_triangle_inequality = false;
+  const UrdfMultibody out = urdf_to_multibody(urdf, lenient);
+  const Link& body = out.multibody.links[out.multibody.find_link("tilted_body")];
+  EXPECT_LT((body.inertia.I_C - matrix(expected()["edge-cases/inertial_rpy"]["tilted_body"]["inertia_about_com_in_link_axes"])).norm(),
+            kPrintedTolerance);
+  // The axis 0.6 0 0.8 is already unit; the joint keeps it.
+  EXPECT_LT((body.joint.axis - Eigen::Vector3d(0.6, 0, 0.8)).norm(), kRoundOff);
+  EXPECT_EQ(body.joint.type, JointType::Revolute);
+  EXPECT_TRUE(body.joint.has_limits);
+  EXPECT_EQ(body.joint.lower, -2.0);
+  EXPECT_EQ(body.joint.upper, 2.0);
+  EXPECT_EQ(body.joint.effort, 50.0);
+}
+
+TEST(UrdfEdgeCases, MimicContinuousJointsAndDynamics) {
+  const json e = expected()["edge-cases/mimic_continuous"];
+  const UrdfModel urdf = read_urdf(kEdge + "/mimic_continuous/mimic_continuous.urdf", {});
+  const auto mimic = [&](const char* name) { return urdf.joints[urdf.find_joint(name)].mimic; };
+  ASSERT_TRUE(mimic("finger_right_joint"));
+  EXPECT_EQ(mimic("finger_right_joint")->joint, "finger_left_joint");
+  EXPECT_EQ(mimic("finger_right_joint")->multiplier, -1.0);
+  EXPECT_EQ(mimic("finger_right_joint")->offset, 0.01);
+  EXPECT_EQ(mimic("follower_joint")->multiplier, 2.0);
+  EXPECT_EQ(mimic("follower_joint")->offset, 0.5);
+  EXPECT_EQ(mimic("default_mimic_joint")->multiplier, 1.0);  // omitted → 1
+  EXPECT_EQ(mimic("default_mimic_joint")->offset, 0.0);      // omitted → 0
+  for (const std::string independent : e["independent_joints"]) EXPECT_FALSE(mimic(independent.c_str()));
+
+  // Mimic is not enforced: every mimicking joint is its own coordinate; continuous joints are unbounded
+  // even when a <limit> gives effort and velocity only (urdfdom's lower = upper = 0 must be ignored).
+  const UrdfMultibody out = urdf_to_multibody(urdf);
+  EXPECT_EQ(out.multibody.nv, 5);
+  for (const char* name : {"spin_joint", "follower_joint", "default_mimic_joint"}) {
+    const Joint& joint = out.multibody.links[out.instance.joint_link[urdf.find_joint(name)]].joint;
+    EXPECT_EQ(joint.type, JointType::Continuous) << name;
+    EXPECT_FALSE(joint.has_limits) << name;
+  }
+  const Joint& left = out.multibody.links[out.instance.joint_link[urdf.find_joint("finger_left_joint")]].joint;
+  EXPECT_EQ(left.damping, e["finger_left_joint"]["dynamics"]["damping"].get<double>());
+  EXPECT_EQ(left.friction, e["finger_left_joint"]["dynamics"]["friction"].get<double>());
+  EXPECT_TRUE(left.has_limits);
+}
+
+TEST(UrdfEdgeCases, PackageUriResolvesThroughRosPackagePath) {
+  const json e = expected()["edge-cases/package_uri"];
+  const std::string file = kEdge + "/package_uri/impetus_edge_pkg/urdf/package_uri.urdf";
+  const std::string root = kEdge + "/package_uri";
+  // Without the package on the path: refused at the mesh line, saying what to set.
+  try {
+    read_urdf(file, {});
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& error) {
+    EXPECT_EQ(error.file(), file);
+    EXPECT_GT(error.line(), 0);
+    EXPECT_NE(error.message().find("ROS_PACKAGE_PATH"), std::string::npos) << error.what();
+  }
+  // From the environment variable, the first folder holding the package wins.
+  TempDir decoy("decoy");
+  ::setenv("ROS_PACKAGE_PATH", (decoy.path() + "::" + root + ":" + decoy.path()).c_str(), 1);
+  const UrdfModel urdf = read_urdf(file);
+  ::unsetenv("ROS_PACKAGE_PATH");
+  const UrdfGeometry& plate = urdf.links[urdf.find_link("plate")].collisions.at(0).geometry;
+  EXPECT_TRUE(fs::equivalent(plate.path, kCorpus + "/" + e["resolved_mesh"].get<std::string>()));
+  // Defaults: no <origin> → identity; no <axis> → x.
+  const UrdfJoint& world_to_base = urdf.joints[urdf.find_joint("world_to_base")];
+  EXPECT_TRUE(world_to_base.X_PJ.isApprox(Eigen::Isometry3d::Identity(), kRoundOff));
+  EXPECT_EQ(urdf.joints[urdf.find_joint("mount_to_plate")].axis, vec3(e["defaults"]["mount_to_plate.axis"]));
+  EXPECT_EQ(urdf.links[urdf.root].name, e["root_link"].get<std::string>());
+
+  // The mesh as loaded: 12 triangles spanning the expected box (EXPECTED prints 9 digits).
+  const UrdfMultibody out = urdf_to_multibody(urdf);
+  const Geometry& g = out.geometries.at(1);
+  const Mesh& mesh = std::get<Mesh>(g.shape);
+  EXPECT_EQ(mesh.triangles.size(), e["plate_mesh"]["triangles"].get<std::size_t>());
+  Eigen::Vector3d lo = mesh.vertices[0], hi = mesh.vertices[0];
+  for (const Eigen::Vector3d& v : mesh.vertices) lo = lo.cwiseMin(v), hi = hi.cwiseMax(v);
+  constexpr double kFloat32 = 1e-7;  // STL stores float32
+  EXPECT_LT((lo - vec3(e["plate_mesh"]["scaled_aabb_min"])).norm(), kFloat32);
+  EXPECT_LT((hi - vec3(e["plate_mesh"]["scaled_aabb_max"])).norm(), kFloat32);
+  EXPECT_EQ(g.link, out.multibody.find_link("plate"));
+}
+
+TEST(UrdfEdgeCases, FloatingAndPlanarJoints) {
+  // floating_planar has a planar joint: refused at its line, naming the replacement.
+  const std::string file = kEdge + "/floating_planar/floating_planar.urdf";
+  const UrdfModel urdf = read_urdf(file, {});
+  try {
+    urdf_to_multibody(urdf);
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), urdf.joints[urdf.find_joint("slide_plane")].line);
+    EXPECT_NE(e.message().find("planar"), std::string::npos);
+  }
+}
+
+// --- conversion rules on small robots ---------------------------------------------------------------------
+
+std::string inertial(double mass, const std::string& xyz = "0 0 0", double I = 0.01) {
+  const std::string i = std::to_string(I);
+  return "<inertial><origin xyz=\"" + xyz + "\"/><mass value=\"" + std::to_string(mass) + "\"/><inertia ixx=\"" + i +
+         "\" ixy=\"0\" ixz=\"0\" iyy=\"" + i + "\" iyz=\"0\" izz=\"" + i + "\"/></inertial>";
+}
+
+UrdfModel parse(const std::string& text) { return read_urdf_string(text, "inline.urdf", {}); }
+
+TEST(UrdfConversion, FloatingJointFromAWeldedLinkBecomesItsOwnTree) {
+  const UrdfModel urdf = parse(
+      "<robot name=\"r\">\n"
+      "  <link name=\"world\"/>\n"
+      "  <link name=\"table\">" + inertial(5) + "</link>\n"
+      "  <link name=\"cup\">" + inertial(0.2) + "</link>\n"
+      "  <joint name=\"weld\" type=\"fixed\"><parent link=\"world\"/><child link=\"table\"/><origin xyz=\"1 0 0\"/></joint>\n"
+      "  <joint name=\"free\" type=\"floating\"><parent link=\"table\"/><child link=\"cup\"/>"
+      "<origin xyz=\"0 0 0.8\" rpy=\"0 0 1\"/></joint>\n"
+      "</robot>\n");
+  UrdfPlacement placement;
+  placement.prefix = "m";
+  placement.X_WR.translation() << 0, 2, 0;
+  const UrdfMultibody out = urdf_to_multibody(urdf, placement);
+  ASSERT_EQ(out.multibody.trees.size(), 2u);
+  const int cup = out.multibody.find_link("m/cup");
+  EXPECT_EQ(out.multibody.links[cup].parent, -1);
+  EXPECT_EQ(out.multibody.links[cup].joint.type, JointType::Floating);
+  ASSERT_EQ(out.instance.floating_poses.size(), 1u);
+  // X_W,cup = X_WR · X_world,table · X_table,cup
+  const Eigen::Isometry3d X = out.instance.floating_poses[0].second;
+  EXPECT_LT((X.translation() - Eigen::Vector3d(1, 2, 0.8)).norm(), kRoundOff);
+  EXPECT_LT((X.linear() - Eigen::AngleAxisd(1, Eigen::Vector3d::UnitZ()).toRotationMatrix()).norm(), kRoundOff);
+
+  // On a floating base nothing is welded: refused at the floating joint's line.
+  placement.floating_base = true;
+  try {
+    urdf_to_multibody(urdf, placement);
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), urdf.joints[urdf.find_joint("free")].line);
+  }
+}
+
+TEST(UrdfConversion, ZeroMassLinksAreFineWhereTheyMoveNoJointAlone) {
+  // A massless leaf on a fixed joint (a sensor frame) and a massless intermediate link whose child
+  // carries mass (a decomposed ball joint): both fine.
+  const UrdfModel urdf = parse(
+      "<robot name=\"r\">\n"
+      "  <link name=\"base\">" + inertial(1) + "</link>\n"
+      "  <link name=\"sensor\"/>\n"
+      "  <link name=\"gimbal\">" + inertial(0, "0 0 0", 0) + "</link>\n"
+      "  <link name=\"arm\">" + inertial(1, "0.5 0 0") + "</link>\n"
+      "  <joint name=\"s\" type=\"fixed\"><parent link=\"base\"/><child link=\"sensor\"/></joint>\n"
+      "  <joint name=\"z\" type=\"continuous\"><parent link=\"base\"/><child link=\"gimbal\"/><axis xyz=\"0 0 1\"/></joint>\n"
+      "  <joint name=\"y\" type=\"continuous\"><parent link=\"gimbal\"/><child link=\"arm\"/><axis xyz=\"0 1 0\"/></joint>\n"
+      "</robot>\n");
+  const UrdfMultibody out = urdf_to_multibody(urdf);
+  EXPECT_EQ(out.multibody.nv, 2);
+  EXPECT_EQ(out.multibody.links[out.multibody.find_link("sensor")].inertia.mass, 0.0);
+}
+
+TEST(UrdfConversion, LinksAreParentFirstWithGlobalIndices) {
+  // Joints before links, children listed before parents: the model still comes out parent-first.
+  const UrdfModel urdf = parse(
+      "<robot name=\"r\">\n"
+      "  <joint name=\"bc\" type=\"revolute\"><parent link=\"b\"/><child link=\"c\"/><limit effort=\"1\" velocity=\"1\" upper=\"1\"/></joint>\n"
+      "  <joint name=\"ab\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/><limit effort=\"1\" velocity=\"1\" upper=\"1\"/></joint>\n"
+      "  <link name=\"c\">" + inertial(1, "0.1 0 0") + "</link>\n"
+      "  <link name=\"b\">" + inertial(1) + "</link>\n"
+      "  <link name=\"a\">" + inertial(1) + "</link>\n"
+      "</robot>\n");
+  MultibodyModel multibody;
+  std::vector<Geometry> geometries;
+  MeshCache meshes;
+  // A body already in the model: the URDF's indices follow it.
+  multibody.add_tree("other", {Link{"other", -1, 0, Joint{}, Inertia{}}});
+  const UrdfInstance instance = add_urdf_to_model(urdf, {"m", false, Eigen::Isometry3d::Identity(), true}, multibody, geometries, meshes);
+  ASSERT_EQ(multibody.links.size(), 4u);
+  EXPECT_EQ(multibody.links[1].name, "m/a");
+  EXPECT_EQ(multibody.links[2].name, "m/b");
+  EXPECT_EQ(multibody.links[3].name, "m/c");
+  EXPECT_EQ(multibody.links[3].parent, 2);
+  EXPECT_EQ(instance.link_index[urdf.find_link("a")], 1);
+  EXPECT_EQ(instance.joint_link[urdf.find_joint("bc")], 3);
+  EXPECT_EQ(multibody.links[3].joint.name, "m/bc");
+}
+
+TEST(UrdfConversion, NonUnitAxisIsNormalised) {
+  const UrdfModel urdf = parse(
+      "<robot name=\"r\"><link name=\"a\"/><link name=\"b\">" + inertial(1, "1 0 0") + "</link>\n"
+      "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/><axis xyz=\"0 3 4\"/></joint></robot>\n");
+  const UrdfMultibody out = urdf_to_multibody(urdf);
+  EXPECT_LT((out.multibody.links[1].joint.axis - Eigen::Vector3d(0, 0.6, 0.8)).norm(), kRoundOff);
+}
+
+TEST(ResolveResource, Schemes) {
+  const std::vector<std::string> none;
+  EXPECT_EQ(resolve_resource("meshes/a.stl", "/robots/r/urdf", none).path, "/robots/r/urdf/meshes/a.stl");
+  EXPECT_EQ(resolve_resource("../meshes/a.stl", "/robots/r/urdf", none).path, "/robots/r/meshes/a.stl");
+  EXPECT_EQ(resolve_resource("/abs/a.stl", "/robots", none).path, "/abs/a.stl");
+  EXPECT_EQ(resolve_resource("file:///abs/a.stl", "/robots", none).path, "/abs/a.stl");
+  EXPECT_EQ(resolve_resource("file://rel/a.stl", "/robots", none).path, "/robots/rel/a.stl");
+  EXPECT_FALSE(resolve_resource("http://example.org/a.stl", "/robots", none).ok());
+  EXPECT_FALSE(resolve_resource("package:///a.stl", "/robots", none).ok());
+  EXPECT_FALSE(resolve_resource("package://p/a.stl", "/robots", {"/nonexistent"}).ok());
+}
+
+}  // namespace
+}  // namespace impetus

@@ -1,0 +1,113 @@
+// The impetus program as a user meets it: exit codes and messages for good and bad input.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Output {
+  int status;
+  std::string text;  // stdout and stderr
+};
+
+Output run_impetus(const std::string& args) {
+  const std::string command = std::string(IMPETUS_BINARY_DIR) + "/impetus " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string text;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) text.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
+}
+
+fs::path scratch() {
+  const fs::path dir = fs::temp_directory_path() / ("impetus-cli-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+  const fs::path p = scratch() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+const char* kGood = R"(<scene name="cli_box">
+  <physics dt="0.001" duration="0.05" contact_model="stewart_trinkle" mu="0.5"/>
+  <ground/>
+  <body name="box" mass="1">
+    <origin xyz="0 0 0.25" rpy="0 0 0"/>
+    <collision><geometry><box size="0.5 0.5 0.5"/></geometry></collision>
+  </body>
+</scene>
+)";
+
+TEST(Cli, ModelsListsStewartTrinkle) {
+  const Output o = run_impetus("models");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_NE(o.text.find("stewart_trinkle"), std::string::npos);
+}
+
+TEST(Cli, RunWritesTheRunFolderAndTheSummarySaysOk) {
+  const fs::path scene = write("good.xml", kGood), out = scratch() / "out";
+  const Output o = run_impetus("run " + scene.string() + " --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.text;
+  for (const char* f : {"trajectory.csv", "contacts.csv", "stats.csv", "summary.json"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+  const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
+  EXPECT_EQ(summary["status"], "ok");
+  EXPECT_EQ(summary["steps"], 50);
+}
+
+TEST(Cli, UnknownModelIsRefused) {
+  const fs::path scene = write("good2.xml", kGood);
+  const Output o = run_impetus("run " + scene.string() + " --model nonsense --out " + (scratch() / "o2").string());
+  EXPECT_NE(o.status, 0);
+  EXPECT_NE(o.text.find("nonsense"), std::string::npos) << o.text;
+}
+
+/// Each malformed-input class of issue 2 item 3: `impetus check` exits 1 and names file and line.
+struct BadScene {
+  const char* name;
+  const char* text;
+};
+
+const BadScene kBad[] = {
+    {"malformed_xml", "<scene name=\"x\">\n  <physics dt=\"0.001\">\n</scene>\n"},
+    {"unknown_element", "<scene name=\"x\">\n  <physics/>\n  <gound/>\n</scene>\n"},
+    {"unknown_attribute", "<scene name=\"x\">\n  <physics dt=\"0.001\" colour=\"red\"/>\n</scene>\n"},
+    {"negative_mass",
+     "<scene name=\"x\">\n  <physics/>\n  <body name=\"b\" mass=\"-1\">\n    <collision><geometry><sphere radius=\"1\"/></geometry></collision>\n  </body>\n</scene>\n"},
+    {"non_finite",
+     "<scene name=\"x\">\n  <physics dt=\"nan\"/>\n</scene>\n"},
+    {"missing_urdf",
+     "<scene name=\"x\">\n  <physics/>\n  <model name=\"m\" urdf=\"does/not/exist.urdf\" base=\"fixed\"/>\n</scene>\n"},
+    {"duplicate_body",
+     "<scene name=\"x\">\n  <physics/>\n  <body name=\"b\" mass=\"1\">\n    <collision><geometry><sphere radius=\"1\"/></geometry></collision>\n  </body>\n"
+     "  <body name=\"b\" mass=\"1\">\n    <collision><geometry><sphere radius=\"1\"/></geometry></collision>\n  </body>\n</scene>\n"},
+    {"bad_inertia",
+     "<scene name=\"x\">\n  <physics/>\n  <body name=\"b\" mass=\"1\">\n    <inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"3\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+     "    <collision><geometry><sphere radius=\"1\"/></geometry></collision>\n  </body>\n</scene>\n"},
+};
+
+class CliBadInput : public ::testing::TestWithParam<BadScene> {};
+
+TEST_P(CliBadInput, IsRefusedWithFileAndLine) {
+  const fs::path scene = write(std::string(GetParam().name) + ".xml", GetParam().text);
+  const Output o = run_impetus("check " + scene.string());
+  EXPECT_EQ(o.status, 1) << o.text;
+  EXPECT_NE(o.text.find(scene.filename().string()), std::string::npos) << o.text;
+  EXPECT_TRUE(std::regex_search(o.text, std::regex(":[0-9]+:"))) << o.text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Classes, CliBadInput, ::testing::ValuesIn(kBad),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
