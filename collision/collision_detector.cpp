@@ -7,10 +7,12 @@
 //                   (rebuilt only when they are moved); candidates = movable × movable ∪ movable ×
 //                   immovable, filtered (PairFilter), sorted by geometry index.
 //   3. narrow phase per geometry a in index order: its ground contacts (closed form,
-//                   ground_contacts.hpp), then its pairs (a, b > a): convex pairs by FCL's query and
-//                   the manifold builder (manifold.hpp), pairs with a non-convex mesh by FCL alone
+//                   ground_contacts.hpp), then its pairs (a, b > a): convex pairs by FCL's queries
+//                   and the manifold builder (manifold.hpp), pairs with a non-convex mesh by FCL alone
 //                   (fcl_adapter.hpp); each pair's points reduced (contact_reduction.hpp).
-// A = the lower geometry index, B = the higher one, or the ground.
+// A = the lower geometry index, B = the higher one, or the ground. Every buffer of ours is reused
+// from step to step; FCL itself allocates inside its queries (its GJK objects), which we cannot avoid.
+// A geometry whose pose is not finite (a diverged state) gives no contacts.
 #include "collision/collision_detector.hpp"
 
 #include <fcl/fcl.h>

@@ -9,45 +9,47 @@
 //   s_j          outward unit normal of the reference face's side plane through edge j
 //
 // Method.
-//  (M1) Normal. FCL's direction n_F is ill-conditioned at touching (FCL 0.7 returns arbitrary
-//       normals for GJK pairs at zero depth, and neither a contact nor a distance for some capsule
-//       pairs at |φ| < 1e-9 m), and when penetrating, FCL's libccd path estimates depth and normal
-//       by MPR, which is not the minimum translation (off by up to the depth itself near edges and
-//       rims). The separating-axis theorem gives φ = max_n g(n), and any n gives a lower bound, so we
-//       take n = argmax g over the candidates {face normals of A and B, n_F, and for a sphere or a
-//       capsule (swept by r from a core) the direction between the nearest points of its core and
-//       the other shape (closed form between two cores, else FCL's distance query)}: faces win
-//       ties, so a resting box gets the face normal to the last bit, and a swept shape whose core
-//       is outside the other is exact (φ = distance of the core − r). Otherwise, when the pair
-//       penetrates, the normal is refined with FCL's distance query, exact for separated pairs: A is
-//       pulled apart along n by the overlap −g(n) plus kSeparation, and the nearest-point direction m
-//       of that separated pair is a candidate in turn. m is the normal of the Minkowski difference
-//       where the ray along n leaves it; its fixed point is the minimum translation direction, and the
-//       error contracts by about depth/(local radius of curvature) per step, for at most
-//       kRefinements steps (stopping when g no longer improves).
-//  (M2) Reference face. If a face of B (preferred, for a stable choice when both faces are parallel)
-//       or of A is aligned with n within kReferenceAlignment and its own gap g(u) is within
-//       kDeepestTolerance of φ*, it is the reference face. (A face whose normal is near n but whose
-//       gap is worse is touched at its boundary, by an edge or a rim: not a face contact.) The incident
-//       feature of I is what faces it: the polytope face most anti-parallel to u, a capsule's core
-//       segment, a cylinder's cap (tilted less than 45°) or else the line on its side facing −u, a
-//       sphere's centre.
-//  (M3) Clipping. The incident feature, as points of I's surface (polygon corners; rim samples;
-//       a side line — for a capsule its core moved by r towards the face, with its leading end on
-//       the end sphere's lowest point; a sphere's lowest point), is clipped against the side planes
-//       s_j·x ≤ s_j·r_j of the reference face (Sutherland–Hodgman; a segment or a point by the same
-//       planes). Every clipped point q gives one contact: gap φ = u·q − d_R, p = q − (φ/2)·u (midway
-//       between the surfaces), n = u if R = B else −u, kept when φ ≤ margin. Because φ comes from the geometry and not from which query FCL answered, a box
-//       resting on a box gives the same four corners penetrating by 1e-9 m or apart by 1e-9 m.
+//  (M1) Normal. The separating-axis theorem gives φ = max_{|n|=1} g(n), and every n gives a lower
+//       bound g(n) ≤ φ; we take n = argmax g over these candidates, faces winning ties:
+//        - the face normals of A and B (exact for every face contact, penetrating, touching or apart);
+//        - for a sphere or a capsule (swept by r from a core): the direction between the nearest
+//          points of its core and the other shape — in closed form between two cores, else by
+//          FCL's distance query on the core — exact whenever the core is outside the other shape;
+//        - for two cylinders, the direction between the nearest points of their axes (side contacts);
+//        - FCL's own n_F (contact query when penetrating, nearest points when apart).
+//       FCL alone is not enough: its direction is ill-conditioned at touching (FCL 0.7 returns
+//       arbitrary normals for GJK pairs at zero depth, and for some capsule pairs within 1e-9 m of
+//       touching neither a contact nor a distance), and its libccd contact query estimates depth and
+//       normal by MPR, not the minimum translation (off by up to the depth near edges and rims).
+//       A penetrating pair not settled by a core is then refined with FCL's distance query, exact
+//       for separated pairs: A is pulled apart along n by the overlap −g(n) plus kSeparation, and
+//       the nearest-point direction m of that separated pair is a candidate in turn (m is the normal
+//       of the pair's Minkowski difference where the ray along n leaves it; its fixed point is the
+//       minimum translation direction). The iteration converges linearly, so Aitken's extrapolation
+//       n + (m − n)/(1 − ρ) (ρ the observed contraction) is a candidate too; at most kRefinements
+//       queries, stopping when g no longer improves.
+//  (M2) Reference face. A face of B (preferred, so the choice is stable when two faces are parallel)
+//       or else of A, aligned with n within kReferenceAlignment and whose own gap g(u) is within
+//       kDeepestTolerance of φ*. (A face near n with a worse gap is touched at its boundary, by an
+//       edge or a rim: no face contact.)
+//  (M3) Clipping. The incident feature of I — the points of I's surface facing the reference face:
+//       the polytope face most anti-parallel to u; a cylinder's cap (tilted less than 45°) as its rim
+//       samples, or else the line on its side facing −u; a capsule's core moved by r towards the
+//       face, its leading end replaced by that end sphere's lowest point; a sphere's lowest point —
+//       is clipped against the side planes s_j·x ≤ s_j·r_j of the reference face
+//       (Sutherland–Hodgman; a segment or a point by the same planes). Every clipped point q gives
+//       one contact: gap φ = u·q − d_R, p = q − (φ/2)·u (midway between the surfaces), n = u if R = B
+//       else −u, kept when φ ≤ margin. Because φ comes from the geometry and not from which query
+//       FCL answered, a box resting on a box gives the same four corners penetrating by 1e-9 m or
+//       apart by 1e-9 m.
 //  (M4) Line contacts without a face (two capsules, or cylinders lying side by side, parallel): the
-//       incident segment is clipped to the slab of the other and each end gives a point.
-//  (M5) Otherwise, or if no clipped point reaches the deepest gap φ* (within kDeepestTolerance), a
-//       single point at depth φ*, placed where the winning candidate's query saw the contact (the
-//       cores' closest points; FCL's nearest points or contact point; those of the last refinement
-//       query, A moved back) or, for a face normal, at the closest points of the support features of
-//       A along −n and of B along n (a point, or a segment when an edge, a capsule's core or a
-//       cylinder's side line is perpendicular to n); then moved along n to midway between the
-//       support planes.
+//       segment of A is clipped to the slab of B's and each end gives a point (for capsules, the
+//       exact distance of A's sphere there to B's core).
+//  (M5) Otherwise, or if no point of (M3)–(M4) is within kDeepestTolerance of φ*, a single point at
+//       depth φ*, where the winning candidate saw the contact (the cores' nearest points; FCL's
+//       nearest or contact point; those of the last refinement query, A moved back) or, for a face
+//       normal, between the support features of A along −n and of B along n; then moved along n to
+//       midway between the two support planes.
 //
 // Feature ids (pair_contact.hpp) name the reference face, the incident feature and the clip event
 // (incident vertex i; incident edge i × side plane j; reference vertex between planes j′ and j), so
@@ -62,8 +64,9 @@
 
 namespace impetus {
 
-/// 1 − cos θ below which a face is the reference face for the normal n (θ ≈ 1.4 mrad). Measuring
-/// gaps along a face normal θ away from n changes them by O(θ²·size) = 1e-6·size.
+/// 1 − cos θ below which a face may be the reference face for the normal n (θ ≈ 1.4 mrad): wide
+/// enough for FCL's and the refinement's directions, which reach a face normal to ~1e-7 rad; the
+/// gap condition of (M2) bounds what measuring along the face normal instead of n changes.
 constexpr double kReferenceAlignment = 1e-6;
 
 /// A cylinder's cap is its incident feature while tilted less than 45° from facing the reference

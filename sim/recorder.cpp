@@ -94,6 +94,10 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
     write_trajectory_row(state);
     write_contact_rows(state.t, step);
     write_stats_row(state.t, step);
+    // Rows reach the files as they are recorded: a run killed mid-way keeps what it recorded.
+    trajectory_.flush();
+    contacts_.flush();
+    stats_.flush();
     while (next_record_t_ <= state.t + kRecordTimeSlack) next_record_t_ += record_dt_ > 0 ? record_dt_ : dt_;
   }
   r.times.recording += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -105,7 +105,7 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
   report_.phase_one_iterations = ipm_result_.iterations;
   p1_ = ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
 
-  bool certified = ipm_result_.solved();
+  bool certified = ipm_result_.usable();
   stats.residual = ipm_result_.residual();
   if (!certified) {
     // (MD3): projected Gauss–Seidel from the interior-point iterate.
@@ -179,7 +179,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
 
   // Phase II.
   const auto start = std::chrono::steady_clock::now();
-  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, program_, layout_);
+  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_);
   const bool guess = options_.warm_start != 0 && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
   p2_start_.setZero(program_.np);
   for (int i = 0; i < nc; ++i) {
@@ -191,7 +191,8 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
     }
   }
   for (int k = 0; k < nl; ++k)
-    p2_start_[layout_.limit_offset + k] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : p1_[nc + k];
+    if (layout_.limit_index[k] >= 0)
+      p2_start_[layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : p1_[nc + k];
   ipm_.solve(program_, options_.warm_start != 0 ? &p2_start_ : nullptr, ipm_result_);
   report_.phase_two_status = ipm_result_.status;
   report_.phase_two_iterations = ipm_result_.iterations;
@@ -206,7 +207,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   const double pbar = std::max(kappa, impulse_scale);
   const double energy_scale = std::max(report_.kinetic_energy_star, 0.5 * mass * vbar * vbar);
   std::string why;
-  if (!ipm_result_.solved()) {
+  if (!ipm_result_.usable()) {
     why = std::string("phase II: interior point ") + to_string(ipm_result_.status) + " (" + ipm_result_.message + ")";
   } else if (!p.allFinite() || !v2_.allFinite()) {
     why = "phase II: non-finite result";
@@ -229,7 +230,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
     }
     for (int k = 0; k < nl; ++k) {
       gap_violation = std::max(gap_violation, -(row_dot(problem.L, k, v2_) + problem.phi_L[k] / problem.dt));
-      cone_violation = std::max(cone_violation, -p[layout_.limit_offset + k]);
+      if (layout_.limit_index[k] >= 0) cone_violation = std::max(cone_violation, -p[layout_.limit_index[k]]);
     }
     if (gap_violation > eps * vbar)
       why = "phase II: non-penetration violated by " + std::to_string(gap_violation) + " m/s";
@@ -254,7 +255,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
       result.p_T[i] = p[o + 2];
     }
   }
-  for (int k = 0; k < nl; ++k) result.p_L[k] = p[layout_.limit_offset + k];
+  for (int k = 0; k < nl; ++k) result.p_L[k] = layout_.limit_index[k] >= 0 ? p[layout_.limit_index[k]] : 0.0;
 }
 
 }  // namespace impetus

@@ -35,7 +35,7 @@
 //
 // Phase II ([002] QP2): the least kinetic energy that friction can reach without enlarging the
 // normal impulses,
-//   minimise ½ v⁺ᵀMv⁺   s.t. (MD1),  N v⁺ + φ/dt ≥ 0,  L v⁺ + φ_L/dt ≥ 0,  p_L ≥ 0,             (MD4)
+//   minimise ½ v⁺ᵀMv⁺   s.t. (MD1),  N v⁺ + φ/dt ≥ 0,  L v⁺ + φ_L/dt ≥ 0,  0 ≤ p_L ≤ p_L^I,     (MD4)
 //            Σ p_N ≤ κ,  and per contact the friction set:                                    (MD5)
 //     cone (default)  ‖p_t‖ ≤ μ p_N                       — second-order cone                   (MD5)
 //     pyramid         n_jᵀ p_t ≤ μ p_N cos(π/k), j < k,   n_j at angle (2j+1)π/k from t1        (MD6)
@@ -44,6 +44,10 @@
 //   The budget is what [002] calls the "friction cone constraint": without it phase II would raise
 //   normal impulses to buy friction. Phase II has no complementarity: it may move, reorder or
 //   remove normal impulse among contacts, and a contact may separate with p_N > 0 ([002] §2.4).
+//   Joint limits ([002] has none) are frictionless, so more limit impulse buys nothing but stopping
+//   a joint before it reaches its limit; each keeps at most its phase I impulse, p_L ≤ p_L^I (one
+//   budget per limit, since revolute and prismatic limits do not share units), and a limit that
+//   phase I leaves at zero keeps only its velocity row.
 //
 // Energy (MD8, [002] Appendix A). (p_N^I, 0, p_L^I) is feasible for phase II (non-penetration holds at
 // it by the LCP of (MD2), the budget with equality, friction 0 lies in every friction set), so
@@ -54,8 +58,8 @@
 // and φ = 0 phase I's point is optimal for phase II (phase II = phase I); with φ ≠ 0 phase II may
 // redistribute normal impulse to dissipate more, since its objective lacks the gap cost.
 //
-// Acceptance (MD9). Phase II is kept when the interior-point method certifies it (interior_point.hpp
-// IP6) and v⁺ = v* + M⁻¹(Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L), recomputed from the impulses, passes
+// Acceptance (MD9). Phase II is kept when the interior-point method reports it usable (interior_point.hpp
+// IP6, at the tolerance or the acceptable tolerance) and v⁺ = v* + M⁻¹(Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L), recomputed from the impulses, passes
 //   N v⁺ + φ/dt ≥ −ε v̄,   ‖p_t‖ ≤ μ p_N + c + ε p̄,   Σ p_N ≤ κ + ε p̄,   KE(v⁺) ≤ KE(v⁺_I) + ε E,
 // with ε = check_tolerance, v̄ the problem's velocity scale, p̄ = max(κ, m̄ v̄) and E = max(KE(v*),
 // ½ m̄ v̄²). Otherwise the step keeps phase I and reports SolveStatus::Fallback with the reason;
@@ -100,14 +104,15 @@ struct MaxDissipationOptions {
   /// k of the pyramid (friction="pyramid"). Default 4 (the stewart_trinkle default); 3 … 16.
   int friction_edges = 4;
   /// Relative tolerance of the interior-point method (interior_point.hpp IP6), both phases.
-  /// Default 1e-9; range 1e-13 … 1e-4.
-  double tolerance = 1e-9;
+  /// Default 1e-8 (why not less: interior_point.hpp); range 1e-13 … 1e-4.
+  double tolerance = 1e-8;
   /// Iteration cap of each interior-point solve. Default 60; range 5 … 1000.
   int max_iterations = 60;
   /// 1: warm-start both phases from the previous step's impulses; 0: cold starts. Default 1.
   int warm_start = 1;
-  /// ε of the acceptance checks (MD9), relative. Default 1e-6: a thousand times the solver's
-  /// tolerance, so a certified solve always passes and only a wrong one fails. Range 1e-12 … 1e-2.
+  /// ε of the acceptance checks (MD9), relative. Default 1e-6: a hundred times the solver's
+  /// tolerance and its acceptable level, so a certified solve passes and only a wrong one fails.
+  /// Range 1e-12 … 1e-2.
   double check_tolerance = 1e-6;
   /// Sweep cap of the phase-I fallback (MD3). Default 2000; range 1 … 10⁷.
   int fallback_sweeps = 2000;

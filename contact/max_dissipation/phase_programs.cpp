@@ -66,8 +66,9 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
     add_nonnegative_group(i, elastic_bound, program);
     layout.contact_offset[i] = layout.normal_index[i] = i;
   }
-  layout.limit_offset = nc;
+  layout.limit_index.resize(nl);
   for (int k = 0; k < nl; ++k) {
+    layout.limit_index[k] = nc + k;
     copy_row(problem.L, k, nc + k, J);
     program.c[nc + k] = problem.phi_L[k] / problem.dt;
     add_nonnegative_group(nc + k, elastic_bound, program);
@@ -78,8 +79,8 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
   program.r.resize(0);
 }
 
-void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa, ConeProgram& program,
-                     ImpulseLayout& layout) {
+void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
+                     const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout) {
   static thread_local Triplets J, R;
   J.clear();
   R.clear();
@@ -146,11 +147,17 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
     program.groups.push_back(g);
     np += 3;
   }
-  layout.limit_offset = np;
+  // Limits are frictionless, so phase II has nothing to buy with more limit impulse but dissipation
+  // against a limit still φ_L away: each keeps at most its phase I impulse (its own budget, in its
+  // own units, N·s or N·m·s), and one that phase I left at zero keeps only its velocity row.
+  layout.limit_index.assign(nl, -1);
   for (int k = 0; k < nl; ++k) {
-    copy_row(problem.L, k, np, J);
     copy_row(problem.L, k, nc + k, R);
-    add_nonnegative_group(np, 0, program);
+    const double budget = limit_budget.size() == nl ? limit_budget[k] : 0.0;
+    if (!(budget > 0)) continue;
+    copy_row(problem.L, k, np, J);
+    add_nonnegative_group(np, budget, program);
+    layout.limit_index[k] = np;
     ++np;
   }
   program.np = np;

@@ -21,7 +21,7 @@ enum class FrictionCone {
 struct ImpulseLayout {
   std::vector<int> contact_offset;   // (nc) index of p_N; p_S, p_T follow when the contact has friction
   std::vector<char> has_friction;    // (nc)
-  int limit_offset = 0;              // p_L[k] = p[limit_offset + k]
+  std::vector<int> limit_index;      // (nl) p_L[k] = p[limit_index[k]], or 0 when −1 (no impulse)
   std::vector<int> normal_index;     // (nc) = contact_offset, for the budget
 };
 
@@ -30,9 +30,10 @@ struct ImpulseLayout {
 void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout);
 
 /// Phase II (MD4–MD7): minimise ½vᵀMv subject to the equation of motion, N v + φ/dt ≥ 0,
-/// L v + φ_L/dt ≥ 0, p_L ≥ 0, the friction set `cone` per contact and Σ p_N ≤ κ.
-/// `edges`: the pyramid's k (≥ 3), used with FrictionCone::Pyramid only.
-void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa, ConeProgram& program,
-                     ImpulseLayout& layout);
+/// L v + φ_L/dt ≥ 0, 0 ≤ p_L ≤ p_L^I, the friction set `cone` per contact and Σ p_N ≤ κ.
+/// `limit_budget` (nl): p_L^I, phase I's limit impulses; a limit with p_L^I = 0 keeps its velocity
+/// row but gets no impulse. `edges`: the pyramid's k (≥ 3), used with FrictionCone::Pyramid only.
+void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
+                     const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout);
 
 }  // namespace impetus

@@ -12,6 +12,7 @@ namespace impetus {
 const char* to_string(InteriorPointStatus status) {
   switch (status) {
     case InteriorPointStatus::Solved: return "solved";
+    case InteriorPointStatus::Acceptable: return "solved to the acceptable tolerance";
     case InteriorPointStatus::IterationLimit: return "iteration limit";
     case InteriorPointStatus::Stalled: return "stalled";
     case InteriorPointStatus::NumericalFailure: return "numerical failure";
@@ -76,6 +77,38 @@ double InteriorPointSolver::max_step(const Eigen::VectorXd& s, const Eigen::Vect
     alpha = std::min(alpha, soc::max_step(z.segment<3>(k), dz.segment<3>(k)));
   }
   return alpha;
+}
+
+bool InteriorPointSolver::strictly_inside(const Eigen::VectorXd& u) const {
+  const ConeLayout& L = kkt_.layout();
+  for (int i = 0; i < L.n_lp(); ++i)
+    if (!(u[i] > 0)) return false;
+  for (int c = 0; c < L.ncone; ++c) {
+    const Eigen::Vector3d x = u.segment<3>(L.cone(c));
+    if (!(x[0] > 0 && soc::j_inner(x) > 0)) return false;
+  }
+  return true;
+}
+
+bool InteriorPointSolver::centred(const Eigen::VectorXd& s, const Eigen::VectorXd& z) const {
+  // (IP7): every pair's smaller complementarity eigenvalue is at least γ μ. For a linear row that is
+  // s_i z_i; for a cone, the smaller eigenvalue of λ∘λ, (λ₀ − ‖λ₁‖)², with λ = W z of the pair.
+  const ConeLayout& L = kkt_.layout();
+  const int degree = L.degree();
+  if (degree == 0) return true;
+  const double mu = s.dot(z) / degree;
+  constexpr double kNeighbourhood = 1e-3;   // γ: wide, so that it only stops the steps that wreck centrality
+  for (int i = 0; i < L.n_lp(); ++i)
+    if (s[i] * z[i] < kNeighbourhood * mu) return false;
+  for (int c = 0; c < L.ncone; ++c) {
+    const int k = L.cone(c);
+    soc::NtScaling W;
+    W.compute(s.segment<3>(k), z.segment<3>(k));
+    const Eigen::Vector3d l = W.apply(z.segment<3>(k));
+    const double smallest = l[0] - std::hypot(l[1], l[2]);
+    if (smallest * smallest < kNeighbourhood * mu) return false;
+  }
+  return true;
 }
 
 void InteriorPointSolver::scaling() {
@@ -283,12 +316,34 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       fail(InteriorPointStatus::Stalled, "the step to the boundary vanished");
       break;
     }
-    v_ += alpha * dv_;
-    p_ += alpha * dp_;
-    y_ += alpha * dy_;
-    z_ += alpha * dz_;
-    s_ += alpha * ds_;
+    // Keep s and z strictly inside their cones (rounding near the boundary can defeat the step
+    // formula) and in the wide neighbourhood of the central path (IP7): shorten the step until both
+    // hold. Without the second, Mehrotra's corrector can cycle, each step undoing the last.
+    double step = alpha;
+    constexpr int kMaxShortenings = 40;
+    bool inside = false;
+    for (int k = 0; k <= kMaxShortenings; ++k, step *= 0.8) {
+      trial_s_ = s_ + step * ds_;
+      trial_z_ = z_ + step * dz_;
+      if (!strictly_inside(trial_s_) || !strictly_inside(trial_z_)) continue;
+      inside = true;
+      if (centred(trial_s_, trial_z_)) break;
+    }
+    if (!inside) {
+      fail(InteriorPointStatus::Stalled, "no step keeps the iterate inside the cones");
+      break;
+    }
+    v_ += step * dv_;
+    p_ += step * dp_;
+    y_ += step * dy_;
+    s_.swap(trial_s_);
+    z_.swap(trial_z_);
   }
+
+  if (!result.solved() && result.status != InteriorPointStatus::InvalidProgram &&
+      std::max({result.primal_residual, result.dual_residual, result.gap}) <= options_.acceptable_tolerance &&
+      best_v_.size() == P.nv)
+    result.status = InteriorPointStatus::Acceptable;   // the message keeps why it stopped
 
   // The iterate with the smallest residual, in physical units.
   if (best_v_.size() == P.nv) {

@@ -13,7 +13,7 @@ namespace {
 
 /// Static regularization δ_s of (IP6), scaled units (K's entries are O(1) there): small enough that
 /// two refinement rounds remove it, large enough that the zero p block has pivots of its sign.
-const double kStaticRegularization = std::getenv("SREG") ? std::atof(std::getenv("SREG")) : 1e-9;
+constexpr double kStaticRegularization = 1e-9;
 /// Dynamic regularization (quasidefinite_ldlt.hpp QD1): pivots below ε_d take the size δ_d
 /// (the values of ECOS and Clarabel, in scaled units).
 constexpr double kDynamicEpsilon = 1e-13;

@@ -25,6 +25,11 @@ using test::row_at;
 constexpr double kSolution = 1e-7;
 // Energies: the same relative margin on ½ m v² scales.
 constexpr double kEnergy = 1e-7;
+// Two solutions of one step reached by different routes (phase II vs phase I, warm vs cold) stop at
+// different points of the central path; with the objective ½vᵀMv, ½‖v − v_opt‖²_M ≤ gap, so at a
+// relative gap ≤ 1e-8 they differ by at most 2·√(2·1e-8) ≈ 3e-4 of the velocity scale when the
+// program is degenerate (piles: contacts touching with zero force).
+constexpr double kTwoRoutes = 3e-4;
 
 ContactResult solve(MaxDissipation& model, const ContactProblem& problem) {
   ContactResult result;
@@ -215,7 +220,7 @@ TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
     ASSERT_TRUE(model.last_report().phase_two_accepted);
     const double vbar = P.v_star.lpNorm<Eigen::Infinity>();
-    EXPECT_LT((r.v_plus - model.last_report().v_phase_one).lpNorm<Eigen::Infinity>(), kSolution * vbar);
+    EXPECT_LT((r.v_plus - model.last_report().v_phase_one).lpNorm<Eigen::Infinity>(), kTwoRoutes * vbar);
     EXPECT_NEAR(model.last_report().kinetic_energy_phase_two, model.last_report().kinetic_energy_phase_one,
                 kEnergy * model.last_report().kinetic_energy_star);
   }
@@ -402,7 +407,7 @@ TEST(MaxDissipation, WarmStartReachesTheColdSolution) {
   const ContactResult warm = solve(model, warm_problem);
   ASSERT_EQ(warm.stats.status, SolveStatus::Solved) << warm.stats.message;
   const double vbar = pile.problem->v_star.lpNorm<Eigen::Infinity>();
-  EXPECT_LT((warm.v_plus - cold.v_plus).lpNorm<Eigen::Infinity>(), 10 * kSolution * vbar);
+  EXPECT_LT((warm.v_plus - cold.v_plus).lpNorm<Eigen::Infinity>(), kTwoRoutes * vbar);
 }
 
 TEST(MaxDissipation, NoContactsReturnsTheFreeVelocity) {

@@ -1,0 +1,231 @@
+#include "sim/assembly_ecp.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "collision/convex_hull.hpp"
+#include "sim/assembly.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// The ground's friction with `link` (a <contact a b> override, else <ground>'s).
+double ground_mu(const WorldModel& model, int link) {
+  for (const PairMaterial& m : model.pair_materials)
+    if ((m.link_a == link && m.link_b == kGround) || (m.link_a == kGround && m.link_b == link)) return m.mu;
+  return model.ground_mu;
+}
+
+/// A problem for an island of one free body and no contact rows (the lead's assembly makes none where
+/// the collision stage found nothing).
+void make_single_body_problem(const WorldModel& model, const State& state, int tree_index, double dt,
+                              StepData& data, ContactProblem& P) {
+  const Tree& tree = model.multibody.trees[tree_index];
+  P.dt = dt;
+  P.systems.assign(1, SystemBlock{0, tree.nv, &data.M_eff[tree_index], &data.M_llt[tree_index]});
+  P.nv = tree.nv;
+  P.v = state.v.segment(tree.v_offset, tree.nv);
+  P.v_star = data.v_star.segment(tree.v_offset, tree.nv);
+  P.nc = 0;
+  P.N.resize(0, tree.nv);
+  P.S.resize(0, tree.nv);
+  P.T.resize(0, tree.nv);
+  P.phi.resize(0);
+  P.mu.resize(0);
+  P.mu_viscous.resize(0);
+  P.keys.clear();
+  P.nl = 0;
+  P.L.resize(0, tree.nv);
+  P.phi_L.resize(0);
+  P.p_N_guess.resize(0);
+  P.p_S_guess.resize(0);
+  P.p_T_guess.resize(0);
+  P.p_L_guess.resize(0);
+}
+
+}  // namespace
+
+EcpBodyInfo make_ecp_body(const WorldModel& model, int link) {
+  EcpBodyInfo info;
+  info.link = link;
+  const MultibodyModel& mb = model.multibody;
+  const Link& L = mb.links[link];
+  const Tree& tree = mb.trees[L.tree];
+  if (tree.num_links != 1 || L.joint.type != JointType::Floating) {
+    info.reason = "not a free body (a one-link tree on a floating joint)";
+    return info;
+  }
+  std::vector<Eigen::Vector3d> points;   // every vertex of the body's geometry, in L
+  for (const Geometry& g : model.geometries) {
+    if (g.link != link) continue;
+    if (const Box* box = std::get_if<Box>(&g.shape)) {
+      const Eigen::Vector3d h = 0.5 * box->size;
+      for (int i = 0; i < 8; ++i)
+        points.push_back(g.X_LG * Eigen::Vector3d((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(),
+                                                  (i & 4) ? h.z() : -h.z()));
+    } else if (const Mesh* mesh = std::get_if<Mesh>(&g.shape)) {
+      for (const Eigen::Vector3d& v : mesh->vertices) points.push_back(g.X_LG * v);
+    } else {
+      info.reason = std::string("has a curved geometry (") + shape_kind(g.shape) + "): its point contacts are kept";
+      return info;
+    }
+  }
+  if (points.empty()) {
+    info.reason = "has no collision geometry";
+    return info;
+  }
+  HullResult result = convex_hull(points);
+  if (!result.hull) {
+    info.reason = "its convex hull is degenerate: " + result.error;
+    return info;
+  }
+  const Polytope& polytope = *result.hull;
+  auto hull = std::make_shared<BodyHull>();
+  const int nh = static_cast<int>(polytope.vertices.size()), m = static_cast<int>(polytope.faces.size());
+  hull->vertices.resize(3, nh);
+  for (int j = 0; j < nh; ++j) hull->vertices.col(j) = polytope.vertices[j];
+  hull->normals.resize(3, m);
+  hull->offsets.resize(m);
+  hull->faces.resize(m);
+  for (int i = 0; i < m; ++i) {
+    hull->normals.col(i) = polytope.faces[i].normal;
+    hull->offsets[i] = polytope.faces[i].offset;
+    hull->faces[i] = polytope.faces[i].loop;
+  }
+  double diameter = 0;
+  for (int a = 0; a < nh; ++a)
+    for (int b = a + 1; b < nh; ++b) diameter = std::max(diameter, (hull->vertices.col(a) - hull->vertices.col(b)).norm());
+  hull->diameter = diameter;
+  info.hull = std::move(hull);
+  return info;
+}
+
+EcpAssembly::EcpAssembly(const WorldModel& model) : model_(model) {
+  const int nl = static_cast<int>(model.multibody.links.size());
+  bodies_.reserve(nl);
+  reach_radius_.assign(nl, 0.0);
+  for (int link = 0; link < nl; ++link) {
+    bodies_.push_back(make_ecp_body(model, link));
+    if (const BodyHull* hull = bodies_.back().hull.get()) {
+      const Eigen::Vector3d& p_LC = model.multibody.links[link].inertia.com;
+      reach_radius_[link] = (hull->vertices.colwise() - p_LC).colwise().norm().maxCoeff();
+    }
+  }
+}
+
+void EcpAssembly::assemble(const State& state, StepData& data) const {
+  const MultibodyModel& mb = model_.multibody;
+  const int num_islands = static_cast<int>(data.islands.size());
+  for (int k = 0; k < num_islands; ++k) {
+    ContactProblem& P = data.problems[k];
+    P.body_plane.clear();
+    P.replaced_by.clear();
+    P.q.resize(0);
+    P.q_offsets.clear();
+  }
+  if (!model_.has_ground) return;
+  const double dt = data.problems.empty() ? model_.physics.dt : data.problems.front().dt;
+
+  // The previous step's solutions, by body: the warm starts (StepData::results is overwritten later).
+  auto previous = [&](int link) -> const BodyPlaneSolution* {
+    for (const ContactResult& r : data.results)
+      for (const BodyPlaneSolution& s : r.body_plane)
+        if (s.body == link) return &s;
+    return nullptr;
+  };
+
+  // Which ECP bodies take part, and in which island.
+  const Eigen::Vector3d n = Eigen::Vector3d::UnitZ();   // the ground: n·x ≤ 0 is solid
+  const double d = 0;
+  Eigen::Vector3d t, o;
+  tangent_basis(n, t, o);
+  std::vector<std::pair<int, int>> members;   // (link, island)
+  for (int link = 0; link < static_cast<int>(bodies_.size()); ++link) {
+    const BodyHull* hull = bodies_[link].hull.get();
+    if (hull == nullptr) continue;
+    const Tree& tree = mb.trees[mb.links[link].tree];
+    const Eigen::Isometry3d& X_WL = data.multibody.X_WL[link];
+    const double lowest = (n.transpose() * X_WL.linear() * hull->vertices).minCoeff() + n.dot(X_WL.translation()) - d;
+    const auto v = state.v.segment<6>(tree.v_offset), v_star = data.v_star.segment<6>(tree.v_offset);
+    const double speed = std::max(v.head<3>().norm(), v_star.head<3>().norm()) +
+                         std::max(v.tail<3>().norm(), v_star.tail<3>().norm()) * reach_radius_[link];
+    bool near = lowest <= model_.collision.margin + kReachSteps * dt * speed;
+    for (const ContactPoint& c : data.contacts)
+      if (c.link_a == link && c.link_b == kGround) near = true;
+    if (!near) continue;
+
+    int island = -1;
+    for (int k = 0; k < static_cast<int>(data.islands.size()) && island < 0; ++k)
+      for (int tr : data.islands[k].trees)
+        if (tr == mb.links[link].tree) island = k;
+    if (island < 0) {   // a body alone near the ground: an island of its own
+      island = static_cast<int>(data.islands.size());
+      Island fresh;
+      fresh.trees = {mb.links[link].tree};
+      data.islands.push_back(std::move(fresh));
+      if (static_cast<int>(data.problems.size()) <= island) data.problems.resize(island + 1);
+      ContactProblem& P = data.problems[island];
+      make_single_body_problem(model_, state, mb.links[link].tree, dt, data, P);
+      P.body_plane.clear();
+      P.replaced_by.clear();
+    }
+    members.emplace_back(link, island);
+  }
+
+  // The pairs, the island configurations and the replaced rows.
+  for (auto [link, k] : members) {
+    const Island& island = data.islands[k];
+    ContactProblem& P = data.problems[k];
+    if (P.q_offsets.empty()) {
+      P.q_offsets.push_back(0);
+      for (int tr : island.trees) P.q_offsets.push_back(P.q_offsets.back() + mb.trees[tr].nq);
+      P.q.resize(P.q_offsets.back());
+      for (std::size_t i = 0; i < island.trees.size(); ++i) {
+        const Tree& tree = mb.trees[island.trees[i]];
+        P.q.segment(P.q_offsets[i], tree.nq) = state.q.segment(tree.q_offset, tree.nq);
+      }
+      P.replaced_by.assign(P.nc, -1);
+    }
+    const int system = static_cast<int>(std::find(island.trees.begin(), island.trees.end(), mb.links[link].tree) -
+                                        island.trees.begin());
+    BodyPlanePair pair;
+    pair.body = link;
+    pair.system = system;
+    pair.p_LC = mb.links[link].inertia.com;
+    pair.hull = bodies_[link].hull.get();
+    pair.n_W = n;
+    pair.d = d;
+    pair.t_W = t;
+    pair.o_W = o;
+    pair.mu = ground_mu(model_, link);
+    if (const BodyPlaneSolution* s = previous(link)) {
+      pair.has_guess = true;
+      pair.a1_guess = s->a1_W;
+      pair.l_guess = s->l;
+      pair.p_guess << s->p_n, s->p_t, s->p_o, s->p_r;
+      pair.sigma_guess = s->sigma;
+    }
+    const int index = static_cast<int>(P.body_plane.size());
+    P.body_plane.push_back(std::move(pair));
+    for (int r = 0; r < P.nc; ++r) {
+      const ContactPoint& c = data.contacts[island.contacts[r]];
+      if (c.link_a == link && c.link_b == kGround) P.replaced_by[r] = index;
+    }
+  }
+}
+
+void EcpAssembly::use_implicit_configuration(const StepData& data, Eigen::VectorXd& q_plus) const {
+  const MultibodyModel& mb = model_.multibody;
+  for (std::size_t k = 0; k < data.islands.size() && k < data.results.size(); ++k) {
+    const ContactProblem& P = data.problems[k];
+    const ContactResult& R = data.results[k];
+    if (P.body_plane.empty() || R.q_plus.size() != P.q.size()) continue;
+    for (const BodyPlanePair& pair : P.body_plane) {
+      const Tree& tree = mb.trees[data.islands[k].trees[pair.system]];
+      q_plus.segment(tree.q_offset, tree.nq) = R.q_plus.segment(P.q_offsets[pair.system], tree.nq);
+    }
+  }
+}
+
+}  // namespace impetus
