@@ -147,7 +147,7 @@ void EcpAssembly::assemble(const State& state, StepData& data) const {
     const Tree& tree = mb.trees[mb.links[link].tree];
     const Eigen::Isometry3d& X_WL = data.multibody.X_WL[link];
     const double lowest = (n.transpose() * X_WL.linear() * hull->vertices).minCoeff() + n.dot(X_WL.translation()) - d;
-    const auto v = state.v.segment<6>(tree.v_offset), v_star = data.v_star.segment<6>(tree.v_offset);
+    const Eigen::Matrix<double, 6, 1> v = state.v.segment<6>(tree.v_offset), v_star = data.v_star.segment<6>(tree.v_offset);
     const double speed = std::max(v.head<3>().norm(), v_star.head<3>().norm()) +
                          std::max(v.tail<3>().norm(), v_star.tail<3>().norm()) * reach_radius_[link];
     bool near = lowest <= model_.collision.margin + kReachSteps * dt * speed;
