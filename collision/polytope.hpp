@@ -23,7 +23,7 @@ struct Polytope {
   std::vector<Eigen::Vector3d> vertices;                  // v_i
   std::vector<Face> faces;
 
-  /// Diagonal of the vertices' bounding box: the length scale of tolerances.
+  /// Largest distance between two vertices' bounding-box corners: the length scale of tolerances.
   double diameter() const;
 };
 

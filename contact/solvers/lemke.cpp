@@ -20,11 +20,6 @@ constexpr double kPivotRelative = 1e-10;
 // cancellation: an exact zero of the exact arithmetic (a duplicated row of A, a rank-deficient
 // block), which must not be pivoted on however large d is.
 constexpr double kCancellation = 1e-9;
-// Weight of the first-order error bound ε|G⁻¹||G||G⁻¹||·| of d, which grows with the conditioning of
-// the basis: an entry of d below kAmplified times it (a few thousand ulps of the bound) cannot be
-// told from zero. Without it, pivots of 1e-10 next to G⁻¹ entries of 1e3 (contacts 1 mm apart on a
-// 1 m box) were taken and wrecked the basis.
-constexpr double kAmplified = 1e-16;
 // A chosen pivot element below kSuspectPivot times its terms triggers a refactorisation first: on
 // rank-deficient problems (48 redundant rows of rank 10) pivots at 1e-5 of their terms were seen to
 // be polluted zeros after a few dozen updates, leading to a false ray termination; at 1e-4 and
@@ -169,21 +164,14 @@ void LemkeSolver::direction(Entering v) {
     dz_.head(k) = Gi.col(rpos_[v.j]);
     dz_scale_.head(k) = dz_.head(k).cwiseAbs();
   }
-  // dz_scale_ so far: the magnitudes of the terms of dz. G⁻¹ itself is inexact, |δG⁻¹| ≲ ε|G⁻¹||G||G⁻¹|
-  // to first order, which amplifies them by the conditioning of the basis: add that bound, weighted
-  // kAmplified/kCancellation, so that one threshold (kCancellation·scale) covers both.
-  basis_columns_times(dz_scale_, true);                            // |A[:, Z']|·|terms|, rows R: |G|·…
-  for (int a = 0; a < k; ++a) u_[a] = t_[rows_[a]];
-  h_.head(k).setZero();
-  for (int a = 0; a < k; ++a)
-    if (u_[a] != 0) h_.head(k).noalias() += u_[a] * Gi.col(a).cwiseAbs();
-  dz_scale_.head(k) += (kAmplified / kCancellation) * h_.head(k);
-
-  // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W; and the magnitudes behind each dw_i.
+  // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W.
   basis_columns_times(dz_, false);
   if (v.is_z) dw_ = t_ - As_.col(v.j);
   else dw_ = t_;
-  basis_columns_times(dz_scale_, true);
+
+  // Magnitudes of the terms each entry of d is a sum of: an entry far below its own terms is a
+  // cancellation, an exact zero up to roundoff (e.g. a duplicated row of A), whatever ‖d‖ is.
+  basis_columns_times(dz_, true);
   if (v.is_z) dw_scale_ = t_ + As_.col(v.j).cwiseAbs();
   else dw_scale_ = t_;
 }

@@ -1,9 +1,9 @@
 #include "contact/solvers/semismooth_newton.hpp"
 
 #include <cmath>
+#include <iostream>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 
 namespace impetus {
 
@@ -13,7 +13,6 @@ const char* to_string(SemismoothNewtonStatus status) {
     case SemismoothNewtonStatus::MaxIterations: return "iteration limit reached";
     case SemismoothNewtonStatus::LineSearchFailed: return "line search failed (no descent step)";
     case SemismoothNewtonStatus::NonFinite: return "non-finite function value at the starting point";
-    case SemismoothNewtonStatus::Stalled: return "stalled (merit function no longer decreasing)";
   }
   return "?";
 }
@@ -51,11 +50,10 @@ bool SemismoothNewton::assemble(McpFunction& F, const Eigen::VectorXd& z, Eigen:
       continue;
     }
     double da = 0, db = 0;
-    const double w = F.weight(i);
-    phi[i] = fischer_burmeister(w * z[i], F_[i], &da, &db);
+    phi[i] = fischer_burmeister(z[i], F_[i], &da, &db);
     if (H != nullptr) {
-      H->row(i) = db * J_.row(i);       // β_i ∇F_iᵀ + w_i α_i e_iᵀ  (S4)
-      (*H)(i, i) += w * da;
+      H->row(i) = db * J_.row(i);       // β_i ∇F_iᵀ + α_i e_iᵀ  (S4)
+      (*H)(i, i) += da;
     }
   }
   return true;
@@ -75,16 +73,17 @@ void SemismoothNewton::levenberg_marquardt_direction(double lambda) {
   llt_.solveInPlace(d_);
 }
 
-bool SemismoothNewton::line_search(McpFunction& F, const Eigen::VectorXd& z, double psi, double slope,
-                                   double t_min, int& evaluations, Trial& trial) {
-  for (double t = 1; t >= t_min; t *= options_.backtrack) {
-    trial.z = z + t * d_;
+bool SemismoothNewton::line_search(McpFunction& F, Eigen::VectorXd& z, double& psi, double slope, int& evaluations) {
+  for (double t = 1; t >= options_.min_step; t *= options_.backtrack) {
+    if (getenv("SSN_DEBUG")) fprintf(stderr, "    t %.3e\n", t);
+    z_trial_ = z + t * d_;
     ++evaluations;
-    if (!assemble(F, trial.z, trial.phi, nullptr)) continue;   // e.g. a rotation too large to evaluate
-    const double psi_trial = 0.5 * trial.phi.squaredNorm();
+    if (!assemble(F, z_trial_, phi_trial_, nullptr)) continue;   // e.g. a rotation too large to evaluate
+    const double psi_trial = 0.5 * phi_trial_.squaredNorm();
     if (psi_trial <= psi + options_.armijo * t * slope) {
-      trial.t = t;
-      trial.psi = psi_trial;
+      z.swap(z_trial_);
+      phi_.swap(phi_trial_);
+      psi = psi_trial;
       return true;
     }
   }
@@ -105,7 +104,6 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
   }
   double psi = 0.5 * phi_.squaredNorm();
   lu_.setThreshold(options_.rank_threshold);
-  double lm_factor = 1;   // ν of (S6)
 
   for (;;) {
     result.residual = phi_.lpNorm<Eigen::Infinity>();
@@ -117,67 +115,43 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
       result.status = SemismoothNewtonStatus::MaxIterations;
       break;
     }
-    // Stalled: Ψ fell by less than the factor stall_ratio over the last stall_window iterations.
-    psi_history_[result.iterations % kStallHistory] = psi;
-    if (options_.stall_window > 0 && result.iterations >= options_.stall_window &&
-        psi > options_.stall_ratio * psi_history_[(result.iterations - options_.stall_window) % kStallHistory]) {
-      result.status = SemismoothNewtonStatus::Stalled;
-      break;
-    }
     ++result.iterations;
     if (getenv("SSN_DEBUG")) { int w; phi_.cwiseAbs().maxCoeff(&w); fprintf(stderr, "  it %d res %.3e worst %d psi %.3e\n", result.iterations, phi_.lpNorm<Eigen::Infinity>(), w, psi); }
     grad_.noalias() = H_.transpose() * phi_;   // ∇Ψ = HᵀΦ
 
-    // Newton direction (S5), accepted outright when its step is not short.
-    bool newton_found = false;
+    // Newton direction (S5).
+    bool newton = false;
     lu_.compute(H_);
     if (lu_.isInvertible()) {
       d_ = -phi_;
       d_ = lu_.solve(d_);
       const double slope = grad_.dot(d_);
-      if (d_.allFinite() && slope <= -options_.descent_rho * std::pow(d_.norm(), options_.descent_power))
-        newton_found = line_search(F, z, psi, slope, options_.min_step, result.evaluations, newton_);
-    }
-    if (getenv("SSN_DEBUG")) fprintf(stderr, "    newton found %d t %.2e psi %.3e |d| %.2e\n", newton_found, newton_found ? newton_.t : 0.0, newton_found ? newton_.psi : 0.0, d_.norm());
-    if (newton_found && newton_.t >= options_.short_step) {
-      accept(F, z, psi, newton_, result.evaluations);
-      continue;
+      newton = d_.allFinite() && slope <= -options_.descent_rho * std::pow(d_.norm(), options_.descent_power);
+      if (getenv("SSN_DEBUG")) { fprintf(stderr, "    newton |d| %.3e slope %.3e ok %d\n", d_.norm(), slope, (int)newton); if (result.iterations == 6) { Eigen::IOFormat f(4); std::cerr << "z " << z.transpose().format(f) << "\nphi " << phi_.transpose().format(f) << "\nd " << d_.transpose().format(f) << "\nF " << F_.transpose().format(f) << "\n"; } }
+      if (newton && line_search(F, z, psi, slope, result.evaluations)) {
+        ++result.evaluations;
+        assemble(F, z, phi_, &H_);
+        continue;
+      }
     }
 
-    // Levenberg–Marquardt (S6): λ = ν‖Φ‖, ν shrinking on success and growing on failure.
+    // Levenberg–Marquardt direction (S6).
     const double scale = std::max(1.0, (H_.colwise().squaredNorm()).maxCoeff());
-    bool lm_found = false;
-    for (int attempt = 0; attempt < options_.lm_attempts && !lm_found; ++attempt) {
-      const double lambda = std::max(lm_factor * std::sqrt(2 * psi), options_.lm_min * scale);
-      levenberg_marquardt_direction(lambda);
-      ++result.lm_iterations;
-      result.lm_parameter = lambda;
-      const double slope = grad_.dot(d_);
-      lm_found = d_.allFinite() && slope < 0 &&
-                 line_search(F, z, psi, slope, options_.short_step, result.evaluations, lm_);
-      if (getenv("SSN_DEBUG")) fprintf(stderr, "    lm lambda %.2e found %d t %.2e psi %.3e |d| %.2e\n", lambda, lm_found, lm_found ? lm_.t : 0.0, lm_found ? lm_.psi : 0.0, d_.norm());
-      lm_factor = lm_found ? std::max(lm_factor / 4, options_.lm_factor_min) : lm_factor * 10;
-    }
-    if (lm_found && (!newton_found || lm_.psi < newton_.psi)) {
-      accept(F, z, psi, lm_, result.evaluations);
-    } else if (newton_found) {
-      accept(F, z, psi, newton_, result.evaluations);
-    } else {
+    const double lambda = std::max(std::sqrt(2 * psi), options_.lm_min * scale);
+    levenberg_marquardt_direction(lambda);
+    ++result.lm_iterations;
+    result.lm_parameter = lambda;
+    const double slope = grad_.dot(d_);
+    if (!d_.allFinite() || !(slope < 0) || !line_search(F, z, psi, slope, result.evaluations)) {
       result.status = SemismoothNewtonStatus::LineSearchFailed;
       break;
     }
+    ++result.evaluations;
+    assemble(F, z, phi_, &H_);
   }
   result.residual = phi_.lpNorm<Eigen::Infinity>();
   phi_.cwiseAbs().maxCoeff(&result.worst_row);
-  if (getenv("SSN_DEBUG")) { Eigen::IOFormat f(4); fprintf(stderr, "END status %d it %d\n", (int)result.status, result.iterations); if (!result.converged()) std::cerr << "z " << z.transpose().format(f) << "\nphi " << phi_.transpose().format(f) << "\nF " << F_.transpose().format(f) << "\n"; }
   return result;
-}
-
-void SemismoothNewton::accept(McpFunction& F, Eigen::VectorXd& z, double& psi, Trial& trial, int& evaluations) {
-  z.swap(trial.z);
-  psi = trial.psi;
-  ++evaluations;
-  assemble(F, z, phi_, &H_);   // Φ again (same values) and H at the new point
 }
 
 }  // namespace impetus

