@@ -9,6 +9,7 @@
 #include "dynamics/kinematics.hpp"
 #include "dynamics/rnea.hpp"
 #include "sim/assembly.hpp"
+#include "sim/joint_friction_stage.hpp"
 
 namespace impetus {
 
@@ -65,6 +66,7 @@ void Stepper::step(State& state) {
   detect_collisions();
   clock.lap(data_.times.collision);
   compute_dynamics(state);
+  resolve_joint_friction(state);
   clock.lap(data_.times.dynamics);
   assemble_contact_problems(state);
   clock.lap(data_.times.assembly);
@@ -83,6 +85,10 @@ void Stepper::detect_collisions() {
   data_.stats.contacts = static_cast<int>(data_.contacts.size());
   for (const ContactPoint& c : data_.contacts) data_.stats.max_penetration = std::max(data_.stats.max_penetration, -c.phi);
 }
+
+// Coulomb joint friction (seed 002 QP4) between dynamics and assembly: sim/joint_friction_stage.hpp.
+// Its time counts as dynamics in the statistics, since it only reshapes v*.
+void Stepper::resolve_joint_friction(const State& state) { apply_joint_friction(model_, state, dt_, data_); }
 
 void Stepper::compute_dynamics(const State& state) {
   const MultibodyModel& mb = model_.multibody;

@@ -15,6 +15,11 @@ namespace {
 /// really crossed is violated by far more.
 constexpr double kOmittedFaceFactor = 10;
 
+/// Initial smoothing μ₀ (semismooth_newton.hpp S8) of the restarts, in the units of the scaled pairs: a
+/// tenth of their O(1) size, so that every pair starts well inside both branches; three reductions by
+/// 0.1 and μ is below any tolerance.
+constexpr double kSmoothing = 1.0;
+
 std::string validate(const ContactProblem& P) {
   std::ostringstream why;
   if (!(P.dt > 0) || !std::isfinite(P.dt)) return "dt is not positive";
@@ -69,10 +74,11 @@ EcpModel::EcpModel(EcpOptions options) : options_(options) {
   newton_.options().max_iterations = options_.max_iterations;
 }
 
-SemismoothNewtonResult EcpModel::attempt(const ContactProblem& problem, bool warm, bool all_faces) {
+SemismoothNewtonResult EcpModel::attempt(const ContactProblem& problem, ecp::EcpSystem::Start start,
+                                        bool all_faces, double smoothing) {
   system_.setup(problem, options_.surface, all_faces);
-  system_.initial_guess(warm, z_);
-  return newton_.solve(system_, z_);
+  system_.initial_guess(start, z_);
+  return newton_.solve(system_, z_, smoothing);
 }
 
 void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
@@ -90,49 +96,53 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
     return;
   }
 
-  // Attempt 1: warm start, faces near the support set.
-  SemismoothNewtonResult first = attempt(problem, true, false);
+  // The starts, in order (ecp_system.hpp): the first one with the faces near the support set, the others
+  // with every face. The first converged result that violates no face wins.
+  using Start = ecp::EcpSystem::Start;
+  struct Plan {
+    Start start;
+    bool all_faces;
+    double smoothing;
+    const char* name;
+  };
+  static constexpr Plan kPlans[kRuns] = {{Start::Warm, false, 0.0, "warm start"},
+                                    {Start::Warm, true, kSmoothing, "smoothed warm start"},
+                                    {Start::Level, true, kSmoothing, "smoothed level start"},
+                                    {Start::Current, true, kSmoothing, "smoothed current start"}};
   SolverStatistics& stats = result.stats;
-  stats.iterations = first.iterations;
-  stats.attempts = 1;
-  stats.regularization = first.lm_parameter;
-  const bool first_selected = system_.has_face_selection();
-  if (first.converged() &&
-      (!first_selected || system_.check_all_faces(z_) <= kOmittedFaceFactor * options_.tolerance)) {
-    system_.extract(z_, result);
-    stats.residual = first.residual;
-    fprintf(stderr, "DEBUG it %d lm %d\n", first.iterations, first.lm_iterations);
-    return;
+  std::string failures;
+  double best_residual = INFINITY;
+  stats.attempts = 0;
+  for (const Plan& plan : kPlans) {
+    const SemismoothNewtonResult r = attempt(problem, plan.start, plan.all_faces, plan.smoothing);
+    ++stats.attempts;
+    stats.iterations += r.iterations;
+    stats.regularization = std::max(stats.regularization, r.lm_parameter);
+    const bool faces_ok = !r.converged() || !system_.has_face_selection() ||
+                          system_.check_all_faces(z_) <= kOmittedFaceFactor * options_.tolerance;
+    if (r.converged() && faces_ok) {
+      system_.extract(z_, result);
+      stats.residual = r.residual;
+      return;   // Solved: the model's own method met its certificate
+    }
+    std::ostringstream why;
+    why << plan.name << ": ";
+    if (r.converged()) {
+      why << "its ECP violates a hull face left out of the problem";
+    } else {
+      why << to_string(r.status) << " after " << r.iterations << " iterations (" << r.lm_iterations
+          << " Levenberg-Marquardt), residual " << r.residual << " at " << system_.describe_row(r.worst_row);
+    }
+    failures += (failures.empty() ? "" : "; ") + why.str();
+    const double residual = r.converged() ? INFINITY : r.residual;   // a face violation ranks last
+    if (residual < best_residual || stats.attempts == 1) {
+      best_residual = residual;
+      system_.extract(z_, result);   // the best so far, returned if every start fails
+      stats.residual = r.residual;
+    }
   }
-  const std::string first_failure = first.converged()
-                                        ? std::string("the ECP violated a hull face left out of the problem")
-                                        : std::string(to_string(first.status)) + " (residual " +
-                                              std::to_string(first.residual) + " at " +
-                                              system_.describe_row(first.worst_row) + ")";
-  system_.extract(z_, result);   // the first attempt's result, kept when the second one is worse
-
-  fprintf(stderr, "DEBUG attempt1 failed: %s iters %d\n", first_failure.c_str(), first.iterations);
-  // Attempt 2: cold start from v*, every face.
-  SemismoothNewtonResult second = attempt(problem, false, true);
-  stats.iterations += second.iterations;
-  stats.attempts = 2;
-  stats.regularization = std::max(stats.regularization, second.lm_parameter);
-  if (second.converged()) {
-    system_.extract(z_, result);
-    stats.residual = second.residual;
-    return;   // Solved: the model's own method met its certificate on the second start
-  }
-  std::ostringstream message;
-  message << "ecp: semismooth Newton failed twice: warm start " << first_failure << "; cold start "
-          << to_string(second.status) << " (residual " << second.residual << " at "
-          << system_.describe_row(second.worst_row) << ", " << second.iterations << " iterations, "
-          << second.lm_iterations << " Levenberg–Marquardt)";
   stats.status = SolveStatus::Failed;
-  stats.message = message.str();
-  // The smaller residual wins; a first attempt that converged but left a face out loses to any second.
-  const bool second_better = first.converged() || second.residual < first.residual;
-  if (second_better) system_.extract(z_, result);
-  stats.residual = second_better ? second.residual : first.residual;
+  stats.message = "ecp: semismooth Newton failed from every start: " + failures;
 }
 
 std::unique_ptr<ContactModel> EcpModel::create(const ModelOptions& options) {

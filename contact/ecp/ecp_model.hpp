@@ -75,11 +75,18 @@
 //     coupled to the ECPs, explicit in the geometry. Viscous friction μ_v is not part of this model.
 //   - Solver (not named in the paper): semismooth Newton on the Fischer–Burmeister reformulation with an
 //     Armijo line search and a Levenberg–Marquardt safeguard (contact/solvers/semismooth_newton.hpp), on the
-//     scaled unknowns of contact/ecp/ecp_system.hpp. Attempts: (1) warm start from the problem's guesses
-//     (the previous step's solution of the same pair) with the faces near the support set; (2) when (1)
-//     fails or its ECP violates a face left out, a cold start from v* with every face. When both fail the
-//     result is the attempt with the smaller residual, status Failed, and the message names the equation
-//     with the largest residual.
+//     scaled unknowns of contact/ecp/ecp_system.hpp. The MCP may have several solutions (a box landing on
+//     a face may end the step flat, or still on the edge it pivots about), and the merit function local
+//     minima between them: a start on the wrong side of a face can stall (the solver stops a stalled run
+//     early). So the model tries up to four runs: (1) plain Newton from the warm start (EcpSystem::Start:
+//     the previous step's solution of the same pair) with the faces near the support set; then, with every
+//     face and the smoothing continuation of semismooth_newton.hpp (S8), which keeps each complementarity
+//     pair inside both branches until the path of solutions has chosen one: (2) the warm start again,
+//     (3) level: the ECP in the middle of the hull points the free motion brings down within the step,
+//     (4) current: the ECP at the lowest points at t. The first converged run whose ECP violates no hull
+//     face is the result (status Solved; `attempts` says which run). When all fail, the result is the run
+//     with the smallest residual, status Failed, and the message says, for each run, how it ended and
+//     which equation had the largest residual.
 #pragma once
 
 #include <memory>
@@ -110,6 +117,9 @@ EcpOptions parse_ecp_options(const ModelOptions& options);
 class EcpModel final : public ContactModel {
  public:
   explicit EcpModel(EcpOptions options = {});
+  /// The number of Newton runs (starts) a step may take before it is reported as Failed.
+  static constexpr int kRuns = 4;
+
   std::string_view name() const override { return "ecp"; }
   void solve(const ContactProblem& problem, ContactResult& result) override;
   const EcpOptions& options() const { return options_; }
@@ -117,8 +127,9 @@ class EcpModel final : public ContactModel {
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
  private:
-  /// One attempt; returns the solver's result and leaves its z in z_.
-  SemismoothNewtonResult attempt(const ContactProblem& problem, bool warm, bool all_faces);
+  /// One attempt from `start`; returns the solver's result and leaves its z in z_.
+  SemismoothNewtonResult attempt(const ContactProblem& problem, ecp::EcpSystem::Start start, bool all_faces,
+                                 double smoothing);
 
   EcpOptions options_;
   ecp::EcpSystem system_;

@@ -30,6 +30,48 @@ constexpr double kColdSlip = 1.0;
 /// of φ at (0, 0) in the first step; a sticking contact drives it to 0 in one Newton step.
 constexpr double kMinimumSlip = 1e-3;
 
+/// Non-negative least squares min ‖A x − b‖, x ≥ 0 (Lawson & Hanson, "Solving Least Squares Problems",
+/// 1974, ch. 23), for the few columns (faces) of a guess: A is 3×k, k small.
+Eigen::VectorXd nonnegative_least_squares(const Eigen::Matrix3Xd& A, const Eigen::Vector3d& b) {
+  const int k = static_cast<int>(A.cols());
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(k);
+  std::vector<bool> passive(k, false);
+  for (int outer = 0; outer < 3 * k + 3; ++outer) {
+    const Eigen::VectorXd w = A.transpose() * (b - A * x);   // the negative gradient
+    int enter = -1;
+    for (int j = 0; j < k; ++j)
+      if (!passive[j] && w[j] > 1e-12 && (enter < 0 || w[j] > w[enter])) enter = j;
+    if (enter < 0) break;
+    passive[enter] = true;
+    for (int inner = 0; inner < 3 * k + 3; ++inner) {
+      std::vector<int> P;
+      for (int j = 0; j < k; ++j)
+        if (passive[j]) P.push_back(j);
+      Eigen::Matrix3Xd AP(3, P.size());
+      for (std::size_t i = 0; i < P.size(); ++i) AP.col(i) = A.col(P[i]);
+      const Eigen::VectorXd zP = AP.completeOrthogonalDecomposition().solve(b);
+      bool feasible = true;
+      for (double v : zP) feasible = feasible && v > 0;
+      if (feasible) {
+        x.setZero();
+        for (std::size_t i = 0; i < P.size(); ++i) x[P[i]] = zP[i];
+        break;
+      }
+      double alpha = 1;   // step from x towards zP until a passive variable reaches 0
+      for (std::size_t i = 0; i < P.size(); ++i)
+        if (zP[i] <= 0) alpha = std::min(alpha, x[P[i]] / (x[P[i]] - zP[i]));
+      for (std::size_t i = 0; i < P.size(); ++i) {
+        x[P[i]] += alpha * (zP[i] - x[P[i]]);
+        if (x[P[i]] <= 1e-15) {
+          x[P[i]] = 0;
+          passive[P[i]] = false;
+        }
+      }
+    }
+  }
+  return x;
+}
+
 Eigen::Quaterniond quaternion_of(const Eigen::VectorXd& q, int i) {
   return Eigen::Quaterniond(q[i], q[i + 1], q[i + 2], q[i + 3]).normalized();   // stored (w, x, y, z)
 }
@@ -125,8 +167,12 @@ void EcpSystem::setup(const ContactProblem& problem, const LimitSurface& surface
     }
 
   bounded_.assign(n_, 0);
+  weight_.assign(n_, 1.0);
   for (const Pair& p : pairs_) {
-    for (int k = 0; k < p.m; ++k) bounded_[p.l() + k] = 1;
+    for (int k = 0; k < p.m; ++k) {
+      bounded_[p.l() + k] = 1;
+      weight_[p.l() + k] = p.L / (U_ * dt_);
+    }
     bounded_[p.pn()] = 1;
     bounded_[p.sigma()] = 1;
   }
@@ -320,7 +366,7 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   H.block<3, 3>(p.v + 3, p.v) -= dt * skew(f) * s_lin;
 }
 
-double EcpSystem::support_centroid(const Pair& p, const Eigen::Vector3d& c, const Eigen::Matrix3d& R,
+double EcpSystem::support_centroid(const Pair& p, const Eigen::Vector3d& c, const Eigen::Matrix3d& R, double window,
                                    Eigen::Vector3d& centroid) const {
   const BodyPlanePair& data = *p.data;
   const BodyHull& hull = *data.hull;
@@ -329,7 +375,7 @@ double EcpSystem::support_centroid(const Pair& p, const Eigen::Vector3d& c, cons
   centroid.setZero();
   int count = 0;
   for (int j = 0; j < height.size(); ++j)
-    if (height[j] <= lowest + kSupportSetRelative * p.L) {
+    if (height[j] <= lowest + window) {
       centroid += c + R * (hull.vertices.col(j) - data.p_LC);
       ++count;
     }
@@ -351,7 +397,8 @@ void EcpSystem::add_pair_impulse(const Pair& p, const Eigen::Vector3d& a1, const
   generalized.segment<3>(p.v + 3) += (a1 - p.c).cross(f) + impulse[3] * data.n_W;
 }
 
-void EcpSystem::initial_guess(bool warm, Eigen::VectorXd& z) const {
+void EcpSystem::initial_guess(Start start, Eigen::VectorXd& z) const {
+  const bool warm = start == Start::Warm;
   const ContactProblem& P = *problem_;
   z.setZero(n_);
   Eigen::VectorXd& impulse = impulse_;   // Σ Wᵀp of the guesses
@@ -386,7 +433,7 @@ void EcpSystem::initial_guess(bool warm, Eigen::VectorXd& z) const {
     const BodyPlanePair& data = *p.data;
     const Eigen::Vector3d& n = data.n_W;
     Eigen::Vector3d a1;
-    support_centroid(p, p.c, p.R, a1);
+    support_centroid(p, p.c, p.R, kSupportSetRelative * p.L, a1);
     const bool use_guess = warm && data.has_guess && data.l_guess.size() == data.hull->offsets.size();
     Eigen::Vector4d& p_phys = pair_p_[e];
     if (use_guess) {
@@ -418,11 +465,14 @@ void EcpSystem::initial_guess(bool warm, Eigen::VectorXd& z) const {
     Eigen::Vector3d& a1 = pair_a1_[e];
     const Eigen::Vector3d old_impulse_a1 = a1;
 
-    Eigen::Vector3d c_plus;
-    Eigen::Matrix3d R_plus;
-    predicted_configuration(p, dv_, c_plus, R_plus);
+    Eigen::Vector3d c_plus = p.c;
+    Eigen::Matrix3d R_plus = p.R;
+    if (start != Start::Current) predicted_configuration(p, dv_, c_plus, R_plus);
+    // Level: every hull point that the step's motion could bring down to the lowest one.
+    const double speed = dv_.segment<3>(p.v).norm() + dv_.segment<3>(p.v + 3).norm() * p.L;
+    const double window = kSupportSetRelative * p.L + (start == Start::Level ? dt_ * speed : 0.0);
     Eigen::Vector3d a1_support;
-    const double lowest = support_centroid(p, c_plus, R_plus, a1_support);
+    const double lowest = support_centroid(p, c_plus, R_plus, window, a1_support);
     const bool use_guess = warm && data.has_guess && data.l_guess.size() == data.hull->offsets.size();
     // Where the warm ECP, carried with the body, would be at the guessed q⁺.
     const Eigen::Vector3d carried = c_plus + R_plus * p.R.transpose() * (a1 - p.c);
@@ -431,12 +481,23 @@ void EcpSystem::initial_guess(bool warm, Eigen::VectorXd& z) const {
       for (int k = 0; k < p.m; ++k) z[p.l() + k] = std::max(data.l_guess[p.faces[k]], 0.0);
     } else {
       a1 = a1_support;
-      // The face turned most towards the plane carries the multiplier that makes (E4) hold for it alone.
+      // The faces through the guessed ECP share (E4) by non-negative least squares: both faces of an edge,
+      // three of a vertex, the one of a face. (With the bottom face alone on an edge, the FB rows of the
+      // other face would read "l = 0" and Newton would try to close the tilt in one step.)
       const Eigen::Matrix3Xd nu = R_plus * p.R.transpose() * p.u_bar;
-      int best = 0;
-      for (int k = 1; k < p.m; ++k)
-        if (-n.dot(nu.col(k)) > -n.dot(nu.col(best))) best = k;
-      if (p.m > 0) z[p.l() + best] = 1.0 / std::max(-n.dot(nu.col(best)), kSmallestCosine);
+      std::vector<int> through;
+      for (int k = 0; k < p.m; ++k)
+        if (std::abs(nu.col(k).dot(a1 - c_plus) - p.d_c[k]) <= window) through.push_back(k);
+      Eigen::Matrix3Xd A(3, through.size());
+      for (std::size_t i = 0; i < through.size(); ++i) A.col(i) = nu.col(through[i]);
+      const Eigen::VectorXd l = nonnegative_least_squares(A, -n);
+      for (std::size_t i = 0; i < through.size(); ++i) z[p.l() + through[i]] = l[i];
+      if (through.empty() || l.sum() == 0) {   // no face reaches: the one turned most towards the plane
+        int best = 0;
+        for (int k = 1; k < p.m; ++k)
+          if (-n.dot(nu.col(k)) > -n.dot(nu.col(best))) best = k;
+        if (p.m > 0) z[p.l() + best] = 1.0 / std::max(-n.dot(nu.col(best)), kSmallestCosine);
+      }
     }
     z.segment<3>(p.alpha()) = (a1 - p.c) / (U_ * dt_);
     z[p.pn()] = p_phys[0] / p.P;

@@ -8,7 +8,7 @@
 //   -------------  -----------------------  ------------------------  ----------------------------------
 //   velocity       ξ (nv), free             v⁺ = s_v ⊙ ξ              Newton–Euler (E1), row j ÷ (M_jj s_v,j)
 //   per pair e:    α (3), free              a1 = c + ℓ α              stationarity Σ l_i ν_i + n = 0    (E4)
-//                  l_i (m_e), bounded       l_i                       −f_i(a1) / ℓ ≥ 0                  (E5)
+//                  l_i (m_e), bounded, w    l_i                       −f_i(a1) / ℓ ≥ 0                  (E5)
 //                  π_n, bounded             p_n = P π_n               (n·a1 − d) / ℓ ≥ 0                (E6)
 //                  b (3), free              (p_t,p_o,p_r) = P(e_t b₁, e_o b₂, e_r b₃)
 //                                                                     μ π_n ŵ/U + ς b = 0               (E7)
@@ -27,6 +27,11 @@
 //                           tolerance·ℓ per step (a looser face scale lets a1 float above the face it rests on)
 //   P = m U, P_c = m_c U    impulses: m the body's mass; m_c = 1/(N M⁻¹ Nᵀ)_cc the contact's effective mass
 //   ŵ = (e_t w_t, e_o w_o, e_r w_r)   the weighted slip of seed 003 Eq. 14 (m/s)
+// The face pairs (E5) weigh l_i by w = L/ℓ in the FB function (semismooth_newton.hpp S3): a side face's
+// multiplier is the tilt it holds (l_i ≈ sin θ), and L·l_i the arc length of that tilt, which is what a
+// distance f_i of the ECP from the face compares with. Unweighted, a tilt of 1e-3 would count as "nearer
+// zero" than an ECP 0.3 mm from the edge it is about to reach, and Newton would try to level the body in
+// one step instead of moving the ECP onto the edge (seen as stalls when a tipped box lands on its face).
 // With these, every row is dimensionless and O(1) for O(1) errors: a residual of ε in (E5)–(E6) is a length
 // error of ε·ℓ (1e-13 m for ε = 1e-10, dt = 0.01), in (E1) an impulse error of ε·P.
 #pragma once
@@ -67,11 +72,19 @@ class EcpSystem final : public McpFunction {
 
   int size() const override { return n_; }
   bool bounded(int i) const override { return bounded_[i] != 0; }
+  double weight(int i) const override { return weight_[i]; }
   void evaluate(const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::MatrixXd* J) override;
 
-  /// Starting point: the problem's warm-start guesses (warm) or a cold start from v*; both place the
-  /// ECPs at the lowest points of the hulls at t and make v⁺ consistent with the guessed impulses.
-  void initial_guess(bool warm, Eigen::VectorXd& z) const;
+  /// Starting points of the Newton method. Each makes v⁺ consistent with its guessed impulses (E1) and
+  /// gives the faces through its ECP the multipliers that satisfy (E4) best (non-negative least squares).
+  enum class Start {
+    Warm,      // the problem's guesses (the previous step's solution); the ECP is kept while it stays in the
+               // support set of the hull at the configuration the guessed v⁺ reaches, else moved there
+    Level,     // no impulse guess; the ECP at the centroid of the hull points that the free motion (v*) brings
+               // within one step's travel of the lowest: the middle of a face about to land flat
+    Current,   // no impulse guess; the ECP at the lowest points of the hull at t
+  };
+  void initial_guess(Start start, Eigen::VectorXd& z) const;
 
   /// v⁺, impulses, q⁺ and the pair solutions of z into result.
   void extract(const Eigen::VectorXd& z, ContactResult& result) const;
@@ -121,8 +134,9 @@ class EcpSystem final : public McpFunction {
   /// The same from a physical velocity v (nv).
   void predicted_configuration(const Pair& p, const Eigen::VectorXd& v, Eigen::Vector3d& c_plus,
                                Eigen::Matrix3d& R_plus) const;
-  /// Centroid of the hull's lowest vertices posed at (c, R); returns the lowest height n·x.
-  double support_centroid(const Pair& p, const Eigen::Vector3d& c, const Eigen::Matrix3d& R,
+  /// Centroid of the hull's vertices within `window` (m) of the lowest, posed at (c, R); returns the lowest
+  /// height n·x.
+  double support_centroid(const Pair& p, const Eigen::Vector3d& c, const Eigen::Matrix3d& R, double window,
                           Eigen::Vector3d& centroid) const;
   /// generalized += W(a1)ᵀ (p_n, p_t, p_o, p_r) on the body's coordinates, lever arm from c at t.
   void add_pair_impulse(const Pair& p, const Eigen::Vector3d& a1, const Eigen::Vector4d& impulse,
@@ -135,6 +149,7 @@ class EcpSystem final : public McpFunction {
   std::vector<Pair> pairs_;
   std::vector<Point> points_;
   std::vector<char> bounded_;
+  std::vector<double> weight_;         // w_i of the FB pairs (semismooth_newton.hpp S3): L/ℓ for (E5), else 1
   Eigen::VectorXd s_v_;                // (nv) velocity column scales
   Eigen::VectorXd ne_row_scale_;       // (nv) 1/(M_jj s_v,j)
   Eigen::VectorXd P_L_;                // (nl) limit impulse scales

@@ -241,7 +241,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       result.gap = relgap;
     }
     result.iterations = iteration;
-    if (merit <= options_.tolerance) {
+    if (std::max(pres, dres) <= options_.tolerance && relgap <= options_.gap_tolerance) {
       result.status = InteriorPointStatus::Solved;
       break;
     }
@@ -267,6 +267,10 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     kkt_.multiply_W2(dza_, tmp_z_);
     dsa_ = -s_ - tmp_z_;
 
+    if (std::getenv("IPM_DUMP") && iteration >= 18 && iteration <= 19) {
+      for (int i = 0; i < L.n_lp(); ++i) std::fprintf(stderr, "  lp %d s %.3e z %.3e ds %.3e dz %.3e\n", i, s_[i], z_[i], dsa_[i], dza_[i]);
+      for (int c = 0; c < L.ncone; ++c) { const int k = L.cone(c); std::fprintf(stderr, "  soc %d s (%.3e %.3e %.3e) z (%.3e %.3e %.3e) sJ %.3e zJ %.3e  ds (%.2e %.2e %.2e) dz (%.2e %.2e %.2e) step %.3e %.3e\n", c, s_[k], s_[k+1], s_[k+2], z_[k], z_[k+1], z_[k+2], soc::j_norm(s_.segment<3>(k)), soc::j_norm(z_.segment<3>(k)), dsa_[k],dsa_[k+1],dsa_[k+2],dza_[k],dza_[k+1],dza_[k+2], soc::max_step(s_.segment<3>(k), dsa_.segment<3>(k)), soc::max_step(z_.segment<3>(k), dza_.segment<3>(k))); }
+    }
     // 3. Centring.
     const double alpha_a = std::min(1.0, max_step(s_, dsa_, z_, dza_));
     double sigma = 0;
@@ -275,18 +279,27 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       sigma = std::clamp(ratio, 0.0, 1.0);
       sigma = sigma * sigma * sigma;
     }
+    // Safeguard (IP8): after a short affine step the second-order term is not a correction but a
+    // guess far outside its domain; drop it and centre instead.
+    double corrector = 1.0;
+    constexpr double kShortAffineStep = 0.1;
+    constexpr double kSafeguardCentring = 0.5;
+    if (alpha_a < kShortAffineStep) {
+      corrector = 0.0;
+      sigma = std::max(sigma, kSafeguardCentring);
+    }
 
     // 4. Corrector: d_s = −λ∘λ − (W⁻¹Δs_a)∘(WΔz_a) + σμe.
     ds_rhs_.resize(m);
     for (int i = 0; i < L.n_lp(); ++i) {
       const double w = std::sqrt(W_.lp_w2[i]);
-      ds_rhs_[i] = -lambda_[i] * lambda_[i] - (dsa_[i] / w) * (dza_[i] * w) + sigma * mu;
+      ds_rhs_[i] = -lambda_[i] * lambda_[i] - corrector * (dsa_[i] / w) * (dza_[i] * w) + sigma * mu;
     }
     for (int c = 0; c < L.ncone; ++c) {
       const int k = L.cone(c);
       const soc::NtScaling& Wc = W_.soc[c];
       const Eigen::Vector3d l = lambda_.segment<3>(k);
-      Eigen::Vector3d d = -soc::jordan_product(l, l) -
+      Eigen::Vector3d d = -soc::jordan_product(l, l) - corrector *
                           soc::jordan_product(Wc.apply_inverse(dsa_.segment<3>(k)), Wc.apply(dza_.segment<3>(k)));
       d[0] += sigma * mu;
       ds_rhs_.segment<3>(k) = d;

@@ -37,6 +37,10 @@
 //   3. α_a: the largest step in [0, 1] keeping s, z in 𝒞;  σ = ((s + α_aΔs)ᵀ(z + α_aΔz)/sᵀz)³.
 //   4. Corrector: d_s = −λ∘λ − (W⁻¹Δs_a)∘(WΔz_a) + σμe; solve (IP3) with right-hand side
 //      (−r_x, −r_y, −r_z − W(λ⁻¹∘d_s)); Δs = W(λ⁻¹∘d_s) − W²Δz.
+//      Safeguard (IP8, after Salahi, Peng & Terlaky, SIAM J. Optim. 18 (2007)): when α_a < 0.1 the
+//      second-order term is dropped and σ ≥ 0.5. Without it the iteration can cycle on degenerate
+//      cones — a contact with zero impulse on the verge of sliding puts s at the apex and z on the
+//      boundary of the dual cone, the affine step is short, and the corrector undoes each step.
 //   5. Step α = min(1, 0.99·α_max) on (x, y, z, s), shortened (×0.8 at a time) until every pair is
 //      in the wide neighbourhood of the central path                                          (IP7)
 //          s_i z_i ≥ γμ (linear rows),   (λ₀ − ‖λ₁‖)² ≥ γμ (cones, λ = W z),   γ = 1e-3,
@@ -48,7 +52,7 @@
 // Termination (IP6), all in scaled units:
 //   primal:  max(‖r_y‖∞/(1 + ‖b‖∞), ‖r_z‖∞/(1 + ‖h‖∞)) ≤ tol
 //   dual:    ‖r_x‖∞/(1 + ‖q‖∞) ≤ tol
-//   gap:     sᵀz / max(1, |½xᵀPx + qᵀx|) ≤ tol
+//   gap:     sᵀz / max(1, |½xᵀPx + qᵀx|) ≤ gap_tol
 // Failures are statuses, never exceptions: the iteration limit, a stall (steps below 1e-10 three
 // times), or a non-finite iterate; the result then holds the iterate with the smallest residual, and
 // is Acceptable when that residual meets acceptable_tolerance. Every step keeps s and z strictly
@@ -75,6 +79,11 @@ struct InteriorPointOptions {
   /// turn singular at the solution and the attainable residual is ~1e-9; the default stays above it.
   /// Range 1e-13 … 1e-3.
   double tolerance = 1e-8;
+  /// Relative tolerance of the gap sᵀz in (IP6). Default 1e-11: the gap bounds the velocity error of
+  /// a constraint whose slack is small (z ≈ gap/s), so it must be much smaller than `tolerance` for
+  /// the velocities to be good to it; Newton's last steps divide it by ~100 each, so it costs one or
+  /// two iterations. Range 1e-15 … 1e-3.
+  double gap_tolerance = 1e-11;
   /// When the iteration stops short (limit, stall, numerical failure), its best iterate is still
   /// reported as usable (InteriorPointStatus::Acceptable) if (IP6) holds at this looser level.
   /// Default 1e-6. Range tolerance … 1e-2.

@@ -91,6 +91,7 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
         return false;
       }
 
+
   // The velocity rows touching each system block (for R M̃⁻¹ Rᵀ).
   std::vector<int> block;
   block_of_columns(P, block);

@@ -20,6 +20,16 @@ constexpr double kPivotRelative = 1e-10;
 // cancellation: an exact zero of the exact arithmetic (a duplicated row of A, a rank-deficient
 // block), which must not be pivoted on however large d is.
 constexpr double kCancellation = 1e-9;
+// Weight of the first-order error bound ε|G⁻¹||G||G⁻¹||·| of d, which grows with the conditioning of
+// the basis: an entry of d below kAmplified times it is not told from zero. The bound is
+// componentwise and pessimistic, hence a weight of one ulp; without it pivots of 1e-10 next to G⁻¹
+// entries of 1e3 (contacts 1 µm apart on a 1 m box) were taken and wrecked the basis, with 1e-12
+// and 1e-14 too many sound pivots were refused (measured on stacks with near-duplicate contacts).
+constexpr double kAmplified = 1e-16;
+// Tied candidates of the ratio test compete lexicographically only if their pivot is at least this
+// fraction of the largest tied pivot (see the degenerate-run fallback in solve_once). Measured on
+// stacks with contacts 1e-9 … 1e-3 m apart: 1e-6 → 8 failures in 600, 1e-3 → 1, 1e-1 → 0.
+constexpr double kTiePivot = 0.1;
 // A chosen pivot element below kSuspectPivot times its terms triggers a refactorisation first: on
 // rank-deficient problems (48 redundant rows of rank 10) pivots at 1e-5 of their terms were seen to
 // be polluted zeros after a few dozen updates, leading to a false ray termination; at 1e-4 and
@@ -164,14 +174,22 @@ void LemkeSolver::direction(Entering v) {
     dz_.head(k) = Gi.col(rpos_[v.j]);
     dz_scale_.head(k) = dz_.head(k).cwiseAbs();
   }
-  // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W.
+  // dz_scale_ so far: the magnitudes of the terms of dz (an entry far below its own terms is a
+  // cancellation: an exact zero up to roundoff, e.g. a duplicated row of A). G⁻¹ itself is inexact,
+  // |δG⁻¹| ≲ ε|G⁻¹||G||G⁻¹| to first order, which amplifies them by the conditioning of the basis:
+  // add that bound, weighted kAmplified/kCancellation, so that one threshold covers both.
+  basis_columns_times(dz_scale_, true);                            // |A[:, Z']|·|terms|; rows R: |G|·…
+  for (int a = 0; a < k; ++a) u_[a] = t_[rows_[a]];
+  h_.head(k).setZero();
+  for (int a = 0; a < k; ++a)
+    if (u_[a] != 0) h_.head(k).noalias() += u_[a] * Gi.col(a).cwiseAbs();
+  dz_scale_.head(k) += (kAmplified / kCancellation) * h_.head(k);
+
+  // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W; and the magnitudes behind each dw_i.
   basis_columns_times(dz_, false);
   if (v.is_z) dw_ = t_ - As_.col(v.j);
   else dw_ = t_;
-
-  // Magnitudes of the terms each entry of d is a sum of: an entry far below its own terms is a
-  // cancellation, an exact zero up to roundoff (e.g. a duplicated row of A), whatever ‖d‖ is.
-  basis_columns_times(dz_, true);
+  basis_columns_times(dz_scale_, true);
   if (v.is_z) dw_scale_ = t_ + As_.col(v.j).cwiseAbs();
   else dw_scale_ = t_;
 }
@@ -242,7 +260,6 @@ void LemkeSolver::recompute_values() {
 // ‖B x − q‖∞ for the current values (L8): rows R: −A[R,Z'] x_Z' − q_R; rows W: x_W − A[W,Z'] x_Z' − q_W.
 // Leaves the residual r = q − B x in t_.
 double LemkeSolver::basis_residual() {
-  const int k = k_;
   basis_columns_times(xz_, false);
   t_ += qs_;                       // q + A[:,Z'] x_Z'
   for (int i = 0; i < n_; ++i)
@@ -354,6 +371,10 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
   LemkeStatus status = LemkeStatus::Solved;
   bool z0_left = false;
   bool fresh = false;                              // G⁻¹ was just rebuilt from scratch
+  // The pivot filter among ties voids the anti-cycling guarantee; after a long run of degenerate
+  // steps (θ = 0) the run falls back to the pure lexicographic rule, which cannot cycle.
+  bool pure_lexicographic = false;
+  int degenerate_run = 0;
   while (!z0_left) {
     if (pivots >= max_pivots) { status = LemkeStatus::PivotLimit; break; }
     const int k = k_;
@@ -402,6 +423,16 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
         if (blocks_w(i) && tied(xw_[i], dw_[i])) ties_.push_back({false, i, dw_[i]});
       for (int c = 0; c < k; ++c)
         if (blocks_z(c) && tied(xz_[c], dz_[c])) ties_.push_back({true, c, dz_[c]});
+      if (ties_.size() > 1 && !pure_lexicographic) {
+        // Among tied candidates only those with a pivot within kTiePivot of the largest compete: the
+        // lexicographic rule alone may pick a pivot 1e-10 of its rivals and wreck the basis.
+        double d_max = 0;
+        for (const LexCandidate& t : ties_) d_max = std::max(d_max, t.d);
+        size_t kept = 0;
+        for (const LexCandidate& t : ties_)
+          if (t.d >= kTiePivot * d_max) ties_[kept++] = t;
+        ties_.resize(kept);
+      }
       if (!ties_.empty()) {
         LexCandidate best = ties_.front();
         if (ties_.size() > 1) {
@@ -430,6 +461,9 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
       continue;
     }
     fresh = false;
+
+    degenerate_run = theta > 0 ? 0 : degenerate_run + 1;
+    if (degenerate_run > n) pure_lexicographic = true;
 
     // Move along d by θ: x ← x − θ d; the entering variable takes θ, the leaving one 0.
     for (int i = 0; i < n; ++i)

@@ -31,7 +31,10 @@
 //       θ = min { x_i / d_i : d_i > 0 },   d = B⁻¹ (entering column),   x = B⁻¹ q              (L5)
 //   and the minimiser leaves. Ties are broken lexicographically on the rows of [x  B⁻¹]/d_i,
 //   which is Lemke's method on the perturbed q + (ε, ε², …, εⁿ): no basis repeats, so no cycling
-//   (CPS §4.4 with its lexicographic degeneracy resolution). z₀ leaving ends with a solution; an
+//   (CPS §4.4 with its lexicographic degeneracy resolution). For numerical safety only tied
+//   candidates whose pivot is within a factor 10 of the largest tied pivot compete; since that
+//   voids the guarantee, a run of more than n degenerate (θ = 0) pivots switches to the pure
+//   lexicographic rule for the rest of the run. z₀ leaving ends with a solution; an
 //   entering column with no positive entry ends on a secondary ray: for copositive-plus A, (L1) is
 //   then infeasible (CPS §4.4); for a merely copositive A, Lemke may also stop there.
 //
@@ -51,6 +54,11 @@
 //   definite and moves each pivot away from zero; the price is w_orig = w_ε − εz, i.e. ρ ≈ ε_k,
 //   which is why the schedule stays below the tolerance. When every attempt fails, the iterate
 //   with the smallest ρ on the original problem (z = 0 included) is returned.                  (L7)
+//
+// Pivot candidates: an entry d_i counts as positive in (L5) only when it clears both the
+//   magnitudes of the terms it is summed from (an exact zero, e.g. from a duplicated row of A,
+//   comes out as roundoff of those) and a first-order bound of the error G⁻¹ carries,
+//   ε|G⁻¹||G||G⁻¹|, which grows with the conditioning of the basis.
 //
 // Basis handling: the basis is never stored as an n×n inverse. With R and Z' as above,
 //       B x = b  ⇔  x_Z' = G⁻¹ b_R,   x_W = b_W + A[W, Z'] x_Z'     (W: the basic w's)         (L8)

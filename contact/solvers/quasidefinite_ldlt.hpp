@@ -1,21 +1,37 @@
-// Sparse LDLᵀ of a symmetric quasi-definite matrix, with dynamic regularization of the pivots.
+// Sparse LDLᵀ of a symmetric quasi-definite matrix — supernodal, multifrontal — with dynamic
+// regularization of the pivots.
 //
 // References
 //   [VD]  Vanderbei, "Symmetric quasidefinite matrices", SIAM J. Optim. 5 (1995) 100–113: every
 //         symmetric permutation of  K = [H Aᵀ; A −G]  with H, G positive definite has an LDLᵀ
-//         factorization, with D > 0 on H's rows and D < 0 on G's rows.
-//   [DA]  Davis, "Algorithm 849: a concise sparse Cholesky factorization package", ACM TOMS 31
-//         (2005): the up-looking LDLᵀ with the elimination tree used here.
-//   [GO]  Gill, Saunders & Shinnerl, "On the stability of Cholesky factorization for symmetric
-//         quasidefinite systems", SIAM J. Matrix Anal. Appl. 17 (1996): why no pivoting is needed.
+//         factorization, with D > 0 on H's rows and D < 0 on G's rows — so no pivoting is needed
+//         and a fill-reducing order can be chosen from the pattern alone.
+//   [GO]  Gill, Saunders & Shinnerl, SIAM J. Matrix Anal. Appl. 17 (1996): its stability.
+//   [LI]  Liu, "The multifrontal method for sparse matrix solution: theory and practice", SIAM Review
+//         34 (1992) 82–109: elimination tree, postorder, supernodes, frontal and update matrices.
 //
 // Glossary
 //   symbol  size   meaning                                                    code
 //   ------  -----  ---------------------------------------------------------  ---------------
 //   K       n×n    the matrix, given by its lower triangle (column-major)      factor(K)
-//   P       n      fill-reducing permutation (approximate minimum degree)     perm_
-//   L, D    n×n, n P K Pᵀ = L D Lᵀ, L unit lower triangular                   Lp_/Li_/Lx_, D_
+//   P       n      fill-reducing permutation: approximate minimum degree,      perm_
+//                  then a postorder of the elimination tree
+//   L, D    n×n, n P K Pᵀ = L D Lᵀ, L unit lower triangular                   Lx_, D_
 //   σ_k     ±1     expected sign of pivot k: +1 primal rows, −1 dual rows       sign
+//   s       —      a supernode: consecutive columns [f, f + w) of L sharing      sn_first_
+//                  one row structure R_s (|R_s| = m, its own columns first)    sn_rows_
+//   F_s     m×m    its frontal matrix: K's entries in its columns, plus the     front_
+//                  children's update matrices (extend-add)
+//   U_s     (m−w)² its update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ, passed to its parent      stack_
+//
+// Method ([LI]). analyse(): AMD order (Eigen), the elimination tree and its postorder, column counts,
+// fundamental supernodes (a column joins the next when it is its only child and their structures
+// nest), merged further while small (relaxed amalgamation: at most a few explicit zeros), and the
+// supernodes' row structures and extend-add maps. factor(): supernodes in postorder; each front is
+// assembled, its w pivots eliminated densely (blocked right-looking LDLᵀ: panels factored column by
+// column, the trailing matrix updated by one triangular matrix product per panel), its L columns
+// kept and its update matrix pushed on a stack for the parent. The work is in dense kernels, so large
+// separators run at the speed of dense matrix products.
 //
 // Dynamic regularization (QD1): a pivot whose sign is not σ_k, or whose size is below ε_d, is
 // replaced by σ_k δ_d. In exact arithmetic a quasi-definite matrix never needs this; in floating
@@ -36,9 +52,9 @@ class QuasidefiniteLdlt {
  public:
   using Matrix = Eigen::SparseMatrix<double>;   // column-major; only the lower triangle is read
 
-  /// Ordering and elimination tree of K's pattern (lower triangle, with every diagonal entry stored).
-  /// Indices flagged in `last` (n or empty) are eliminated after all others, in their order: dense
-  /// rows, which a minimum-degree ordering would otherwise turn into a dense clique.
+  /// Ordering, elimination tree and supernodes of K's pattern (lower triangle, every diagonal entry
+  /// stored). Indices flagged in `last` (n or empty) are eliminated after all others: dense rows,
+  /// which a minimum-degree ordering would otherwise turn into a dense clique.
   void analyse(const Matrix& K, const std::vector<char>& last = {});
   /// Numeric factorization with the pivot signs `sign` (n, ±1). ε_d and δ_d of (QD1) are absolute.
   /// Returns false when a pivot is not finite.
@@ -48,25 +64,30 @@ class QuasidefiniteLdlt {
 
   int size() const { return n_; }
   int regularized_pivots() const { return regularized_; }
-  long factor_nonzeros() const { return static_cast<long>(Li_.size()); }
-  /// Multiply–adds of one factor(): Σ_j Lnz_j (Lnz_j + 1) / 2.
-  double flops() const {
-    double f = 0;
-    for (int c : Lnz_) f += 0.5 * c * (c + 1.0);
-    return f;
-  }
+  long factor_nonzeros() const { return static_cast<long>(Lx_.size()); }
+  /// Multiply–adds of one factor().
+  double flops() const { return flops_; }
 
  private:
+  void dense_partial_ldlt(double* F, int m, int w, int first_column, double epsilon, double delta);
+
   int n_ = 0;
-  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm_;   // perm_.indices()[i]: new index of i
-  std::vector<int> upper_p_, upper_i_, upper_src_;   // P K Pᵀ's upper triangle by columns; upper_src_: index into K's values
-  std::vector<int> parent_, Lnz_, Lp_, Li_;
+  std::vector<int> perm_;                  // (n) new index of each old index
+  std::vector<int> low_p_, low_i_, low_src_;   // P K Pᵀ's lower triangle by columns; low_src_: index into K's values
+  int ns_ = 0;                             // supernodes
+  std::vector<int> sn_first_;              // (ns + 1) first column of each; the last entry is n
+  std::vector<int> sn_rows_p_, sn_rows_;   // row structure R_s of each, sorted, its own columns first
+  std::vector<int> sn_children_;           // (ns) number of child supernodes
+  std::vector<long> sn_L_p_;               // (ns + 1) offsets of each supernode's m×w block in Lx_
+  std::vector<int> rel_p_, rel_;           // extend-add: positions in the parent's R of each update row
+  std::vector<int> asm_p_, asm_pos_, asm_src_;   // assembly: front position (col·m + row) of each K entry
   std::vector<double> Lx_, D_;
-  mutable std::vector<double> y_;
-  std::vector<int> flag_, pattern_, fill_;
-  std::vector<signed char> sign_;                    // permuted signs
-  mutable Eigen::VectorXd work_;
+  std::vector<signed char> sign_;          // permuted signs
+  std::vector<double> front_, stack_;      // dense workspace; sized in analyse()
+  std::vector<long> pending_;              // stack offsets of the update matrices waiting for their parent
+  mutable Eigen::VectorXd work_, gather_;
   int regularized_ = 0;
+  double flops_ = 0;
 };
 
 }  // namespace impetus

@@ -1,9 +1,6 @@
 #include "contact/solvers/semismooth_newton.hpp"
 
 #include <cmath>
-#include <iostream>
-#include <cstdio>
-#include <cstdlib>
 
 namespace impetus {
 
@@ -13,12 +10,13 @@ const char* to_string(SemismoothNewtonStatus status) {
     case SemismoothNewtonStatus::MaxIterations: return "iteration limit reached";
     case SemismoothNewtonStatus::LineSearchFailed: return "line search failed (no descent step)";
     case SemismoothNewtonStatus::NonFinite: return "non-finite function value at the starting point";
+    case SemismoothNewtonStatus::Stalled: return "stalled (merit function no longer decreasing)";
   }
   return "?";
 }
 
-double fischer_burmeister(double a, double b, double* da, double* db) {
-  const double rho = std::hypot(a, b);
+double fischer_burmeister(double a, double b, double* da, double* db, double mu) {
+  const double rho = mu > 0 ? std::sqrt(a * a + b * b + 2 * mu * mu) : std::hypot(a, b);
   if (da != nullptr && db != nullptr) {
     if (rho > 0) {
       *da = 1 - a / rho;
@@ -27,9 +25,9 @@ double fischer_burmeister(double a, double b, double* da, double* db) {
       *da = *db = 1 - M_SQRT1_2;   // (S4): an element of ∂φ(0, 0)
     }
   }
-  // a + b − ρ loses every digit when a, b > 0 are far apart; a·b ≥ 0 there, and
-  // a + b − ρ = 2ab / (a + b + ρ) is exact (the two forms are equal algebraically).
-  if (a > 0 && b > 0) return 2 * a * b / (a + b + rho);
+  // a + b − ρ loses every digit when a, b > 0 are far apart; there a + b − ρ = 2(ab − μ²)/(a + b + ρ),
+  // the same value computed without cancellation.
+  if (a > 0 && b > 0) return 2 * (a * b - mu * mu) / (a + b + rho);
   return a + b - rho;
 }
 
@@ -50,16 +48,18 @@ bool SemismoothNewton::assemble(McpFunction& F, const Eigen::VectorXd& z, Eigen:
       continue;
     }
     double da = 0, db = 0;
-    phi[i] = fischer_burmeister(z[i], F_[i], &da, &db);
+    const double w = F.weight(i);
+    phi[i] = fischer_burmeister(w * z[i], F_[i], &da, &db, mu_);
     if (H != nullptr) {
-      H->row(i) = db * J_.row(i);       // β_i ∇F_iᵀ + α_i e_iᵀ  (S4)
-      (*H)(i, i) += da;
+      H->row(i) = db * J_.row(i);       // β_i ∇F_iᵀ + w_i α_i e_iᵀ  (S4)
+      (*H)(i, i) += w * da;
     }
   }
   return true;
 }
 
 void SemismoothNewton::residual(McpFunction& F, const Eigen::VectorXd& z, Eigen::VectorXd& phi, Eigen::MatrixXd* H) {
+  mu_ = 0;
   assemble(F, z, phi, H);
 }
 
@@ -73,41 +73,60 @@ void SemismoothNewton::levenberg_marquardt_direction(double lambda) {
   llt_.solveInPlace(d_);
 }
 
-bool SemismoothNewton::line_search(McpFunction& F, Eigen::VectorXd& z, double& psi, double slope, int& evaluations) {
-  for (double t = 1; t >= options_.min_step; t *= options_.backtrack) {
-    if (getenv("SSN_DEBUG")) fprintf(stderr, "    t %.3e\n", t);
-    z_trial_ = z + t * d_;
+bool SemismoothNewton::line_search(McpFunction& F, const Eigen::VectorXd& z, double psi, double slope,
+                                   double t_min, int& evaluations, Trial& trial) {
+  for (double t = 1; t >= t_min; t *= options_.backtrack) {
+    trial.z = z + t * d_;
     ++evaluations;
-    if (!assemble(F, z_trial_, phi_trial_, nullptr)) continue;   // e.g. a rotation too large to evaluate
-    const double psi_trial = 0.5 * phi_trial_.squaredNorm();
+    if (!assemble(F, trial.z, trial.phi, nullptr)) continue;   // e.g. a rotation too large to evaluate
+    const double psi_trial = 0.5 * trial.phi.squaredNorm();
     if (psi_trial <= psi + options_.armijo * t * slope) {
-      z.swap(z_trial_);
-      phi_.swap(phi_trial_);
-      psi = psi_trial;
+      trial.t = t;
+      trial.psi = psi_trial;
       return true;
     }
   }
   return false;
 }
 
-SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& z) {
+void SemismoothNewton::accept(McpFunction& F, Eigen::VectorXd& z, double& psi, Trial& trial, int& evaluations) {
+  z.swap(trial.z);
+  psi = trial.psi;
+  ++evaluations;
+  assemble(F, z, phi_, &H_);   // Φ again (same values) and H at the new point
+}
+
+SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& z, double smoothing) {
   SemismoothNewtonResult result;
   const int n = F.size();
   z.conservativeResize(n);
   if (n == 0) return result;
 
+  mu_ = std::max(smoothing, 0.0);
   ++result.evaluations;
   if (!assemble(F, z, phi_, &H_)) {
     result.status = SemismoothNewtonStatus::NonFinite;
     result.residual = INFINITY;
+    mu_ = 0;
     return result;
   }
   double psi = 0.5 * phi_.squaredNorm();
   lu_.setThreshold(options_.rank_threshold);
+  double lm_factor = 1;        // ν of (S6)
+  int phase_start = 0;         // first iteration at the current μ (the stall test looks within a phase)
 
   for (;;) {
-    result.residual = phi_.lpNorm<Eigen::Infinity>();
-    if (result.residual <= options_.tolerance) {
+    const double residual = phi_.lpNorm<Eigen::Infinity>();
+    if (mu_ > 0 && residual <= std::max(options_.tolerance, mu_)) {
+      // (S8): close enough to the smoothed solution; reduce μ, ending with the true problem.
+      mu_ = mu_ * options_.smoothing_reduction < options_.tolerance ? 0.0 : mu_ * options_.smoothing_reduction;
+      ++result.evaluations;
+      if (!assemble(F, z, phi_, &H_)) break;
+      psi = 0.5 * phi_.squaredNorm();
+      phase_start = result.iterations;
+      continue;
+    }
+    if (mu_ == 0 && residual <= options_.tolerance) {
       result.status = SemismoothNewtonStatus::Converged;
       break;
     }
@@ -115,42 +134,61 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
       result.status = SemismoothNewtonStatus::MaxIterations;
       break;
     }
+    // Stalled: Ψ fell by less than the factor stall_ratio over the last stall_window iterations.
+    psi_history_[result.iterations % kStallHistory] = psi;
+    if (options_.stall_window > 0 && result.iterations - phase_start >= options_.stall_window &&
+        psi > options_.stall_ratio * psi_history_[(result.iterations - options_.stall_window) % kStallHistory]) {
+      result.status = SemismoothNewtonStatus::Stalled;
+      break;
+    }
     ++result.iterations;
-    if (getenv("SSN_DEBUG")) { int w; phi_.cwiseAbs().maxCoeff(&w); fprintf(stderr, "  it %d res %.3e worst %d psi %.3e\n", result.iterations, phi_.lpNorm<Eigen::Infinity>(), w, psi); }
     grad_.noalias() = H_.transpose() * phi_;   // ∇Ψ = HᵀΦ
 
-    // Newton direction (S5).
-    bool newton = false;
+    // Newton direction (S5), accepted outright when its step is not short.
+    bool newton_found = false;
     lu_.compute(H_);
     if (lu_.isInvertible()) {
       d_ = -phi_;
       d_ = lu_.solve(d_);
       const double slope = grad_.dot(d_);
-      newton = d_.allFinite() && slope <= -options_.descent_rho * std::pow(d_.norm(), options_.descent_power);
-      if (getenv("SSN_DEBUG")) { fprintf(stderr, "    newton |d| %.3e slope %.3e ok %d\n", d_.norm(), slope, (int)newton); if (result.iterations == 6) { Eigen::IOFormat f(4); std::cerr << "z " << z.transpose().format(f) << "\nphi " << phi_.transpose().format(f) << "\nd " << d_.transpose().format(f) << "\nF " << F_.transpose().format(f) << "\n"; } }
-      if (newton && line_search(F, z, psi, slope, result.evaluations)) {
-        ++result.evaluations;
-        assemble(F, z, phi_, &H_);
-        continue;
-      }
+      if (d_.allFinite() && slope <= -options_.descent_rho * std::pow(d_.norm(), options_.descent_power))
+        newton_found = line_search(F, z, psi, slope, options_.min_step, result.evaluations, newton_);
+    }
+    if (newton_found && newton_.t >= options_.short_step) {
+      accept(F, z, psi, newton_, result.evaluations);
+      continue;
     }
 
-    // Levenberg–Marquardt direction (S6).
+    // Levenberg–Marquardt (S6): λ = ν‖Φ‖, ν shrinking on success and growing on failure.
     const double scale = std::max(1.0, (H_.colwise().squaredNorm()).maxCoeff());
-    const double lambda = std::max(std::sqrt(2 * psi), options_.lm_min * scale);
-    levenberg_marquardt_direction(lambda);
-    ++result.lm_iterations;
-    result.lm_parameter = lambda;
-    const double slope = grad_.dot(d_);
-    if (!d_.allFinite() || !(slope < 0) || !line_search(F, z, psi, slope, result.evaluations)) {
+    bool lm_found = false;
+    for (int attempt = 0; attempt < options_.lm_attempts && !lm_found; ++attempt) {
+      const double lambda = std::max(lm_factor * std::sqrt(2 * psi), options_.lm_min * scale);
+      levenberg_marquardt_direction(lambda);
+      ++result.lm_iterations;
+      result.lm_parameter = lambda;
+      const double slope = grad_.dot(d_);
+      lm_found = d_.allFinite() && slope < 0 &&
+                 line_search(F, z, psi, slope, options_.short_step, result.evaluations, lm_);
+      lm_factor = lm_found ? std::max(lm_factor / 4, options_.lm_factor_min) : lm_factor * 10;
+    }
+    if (lm_found && (!newton_found || lm_.psi < newton_.psi)) {
+      accept(F, z, psi, lm_, result.evaluations);
+    } else if (newton_found) {
+      accept(F, z, psi, newton_, result.evaluations);
+    } else {
       result.status = SemismoothNewtonStatus::LineSearchFailed;
       break;
     }
-    ++result.evaluations;
-    assemble(F, z, phi_, &H_);
   }
-  result.residual = phi_.lpNorm<Eigen::Infinity>();
-  phi_.cwiseAbs().maxCoeff(&result.worst_row);
+  // Report the residual of the true problem (μ = 0) at the returned point.
+  if (mu_ > 0) {
+    mu_ = 0;
+    ++result.evaluations;
+    assemble(F, z, phi_, nullptr);
+  }
+  result.residual = phi_.allFinite() ? phi_.lpNorm<Eigen::Infinity>() : INFINITY;
+  if (phi_.allFinite()) phi_.cwiseAbs().maxCoeff(&result.worst_row);
   return result;
 }
 

@@ -7,23 +7,38 @@
 //
 //   Fischer–Burmeister function (Fischer 1992):
 //       φ(a, b) = a + b − √(a² + b²),      φ(a, b) = 0  ⇔  a ≥ 0, b ≥ 0, a·b = 0.               (S2)
-//   (S1) ⇔ Φ(z) = 0 with Φ_i = F_i (free), Φ_i = φ(z_i, F_i(z)) (bounded); merit Ψ = ½‖Φ‖².     (S3)
+//   (S1) ⇔ Φ(z) = 0 with Φ_i = F_i (free), Φ_i = φ(w_i z_i, F_i(z)) (bounded); merit Ψ = ½‖Φ‖².  (S3)
+//   The weights w_i > 0 (McpFunction::weight) leave the solutions unchanged; they set which of z_i and
+//   F_i counts as "near zero" when neither is, i.e. which side of the pair a Newton step drives to zero.
 //
 //   Generalized Jacobian (De Luca, Facchinei & Kanzow, Math. Prog. 75, 1996, Prop. 3.1): the row i of
-//   H ∈ ∂Φ(z) is ∇F_iᵀ (free) or  α_i e_iᵀ + β_i ∇F_iᵀ  (bounded), with
-//       (α_i, β_i) = (1 − a/ρ, 1 − b/ρ),  ρ = √(a² + b²) > 0;   (1 − 1/√2, 1 − 1/√2) at a = b = 0,   (S4)
+//   H ∈ ∂Φ(z) is ∇F_iᵀ (free) or  w_i α_i e_iᵀ + β_i ∇F_iᵀ  (bounded), with
+//       (α_i, β_i) = (1 − a/ρ, 1 − b/ρ),  a = w_i z_i,  b = F_i,  ρ = √(a² + b²) > 0;
+//       (1 − 1/√2, 1 − 1/√2) at a = b = 0,                                                       (S4)
 //   the latter an element of ∂φ(0, 0) = {(1 − ξ, 1 − η) : ξ² + η² ≤ 1}.
 //
 //   Direction, each iteration k:
 //     Newton:  H d = −Φ, accepted when H has full numerical rank and d descends fast enough,
 //              ∇Ψᵀd ≤ −ρ_d ‖d‖^p,  ∇Ψ = HᵀΦ   (the test of DFK 1996, step 3);                   (S5)
-//     else Levenberg–Marquardt:  (HᵀH + λ I) d = −HᵀΦ,  λ = max(‖Φ‖₂, λ_min)  (Fan & Yuan,
-//              Computing 74, 2005: λ = ‖Φ‖ keeps quadratic convergence under a local error bound, also
-//              where the solution set is not isolated: rank-deficient contact sets, a body's face parallel
-//              to the plane while separated, a frictional slip rate left free by a zero normal impulse). (S6)
+//     else, or when the Armijo step along it is short (t < t_short), Levenberg–Marquardt:
+//              (HᵀH + λ I) d = −HᵀΦ,  λ = max(ν‖Φ‖₂, λ_min)                                        (S6)
+//              (Fan & Yuan, Computing 74, 2005: λ ∝ ‖Φ‖ keeps quadratic convergence under a local error
+//              bound, also where the solution set is not isolated: rank-deficient contact sets, a body's
+//              face parallel to the plane while separated, a slip rate left free by a zero normal impulse).
+//              ν adapts as in a trust region: ÷4 after a step with t ≥ t_short, ×10 after none (then the
+//              LM step is tried again, up to lm_attempts times). A larger λ turns d towards −∇Ψ and shortens
+//              it: the remedy where the Newton direction is huge and nearly tangent to a kink of Φ (an
+//              active-set change of the contact), which a backtracking search would only crawl along.
+//              Of the short Newton step and the LM step, the one with the smaller Ψ is taken.
 //   Armijo line search on Ψ:  Ψ(z + t d) ≤ Ψ(z) + γ t ∇Ψᵀd,  t = 1, β, β², …                  (S7)
-//   When the Newton step finds no step size, the LM direction is tried from the same point; when that
-//   fails too, the method stops (LineSearchFailed) at its last, best, iterate.
+//   Smoothing (optional, solve(…, μ₀ > 0)): the pairs use φ_μ(a, b) = a + b − √(a² + b² + 2μ²), whose
+//   zeros are a, b > 0 with ab = μ² (Kanzow, SIAM J. Matrix Anal. Appl. 17, 1996). The iteration runs
+//   on Φ_μ until ‖Φ_μ‖∞ ≤ μ, then μ ← μ·smoothing_reduction, and on the true Φ once μ < tolerance.  (S8)
+//   Every pair is then strictly inside both of its branches and the path of solutions as μ → 0 picks
+//   the branch, where the plain method, at a point with one argument near 0, keeps that argument's
+//   branch (a side face of a hull with a zero multiplier is never reached by the ECP, for instance).
+//   When no direction gives an Armijo step, the method stops (LineSearchFailed) at its last iterate,
+//   which is its best (the search is monotone).
 //
 //   Convergence: ‖Φ(z)‖∞ ≤ tolerance. The caller scales unknowns and rows so that this is meaningful.
 //
@@ -51,6 +66,8 @@ class McpFunction {
   virtual int size() const = 0;
   /// true for the components with 0 ≤ z_i ⊥ F_i ≥ 0, false for free components (F_i = 0).
   virtual bool bounded(int i) const = 0;
+  /// w_i of (S3) for a bounded component (> 0); 1 unless the caller knows the pair's scales differ.
+  virtual double weight(int /*i*/) const { return 1.0; }
   /// F(z) into F (n); when J is not null, the Jacobian ∂F/∂z into *J (n×n). Must not throw; non-finite
   /// values are allowed (the solver treats them as a failed trial point).
   virtual void evaluate(const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::MatrixXd* J) = 0;
@@ -74,6 +91,18 @@ struct SemismoothNewtonOptions {
   double rank_threshold = 1e-12;
   /// Smallest LM parameter λ_min of (S6), relative to the largest diagonal entry of HᵀH. Range > 0.
   double lm_min = 1e-14;
+  /// A Newton step with t below this counts as short (S6). Range (0, 1].
+  double short_step = 0.1;
+  /// LM tries per iteration, ν growing ×10 each (S6). Range ≥ 1.
+  int lm_attempts = 6;
+  /// Smallest ν of (S6). Range > 0.
+  double lm_factor_min = 1e-3;
+  /// Stop as Stalled when Ψ_k > stall_ratio · Ψ_{k−stall_window}: the caller can restart elsewhere
+  /// instead of spending the iteration cap. Window in 1 … kStallHistory − 1 (0: never); ratio in (0, 1).
+  int stall_window = 8;
+  double stall_ratio = 0.9;
+  /// Factor by which the smoothing μ of (S8) shrinks between phases. Range (0, 1).
+  double smoothing_reduction = 0.1;
 };
 
 enum class SemismoothNewtonStatus {
@@ -81,6 +110,8 @@ enum class SemismoothNewtonStatus {
   MaxIterations,       // the iteration cap was reached
   LineSearchFailed,    // neither the Newton nor the LM direction gave an Armijo step (S7)
   NonFinite,           // F or its Jacobian was not finite at the starting point
+  Stalled,             // Ψ decreased by less than stall_ratio over stall_window iterations: a local
+                       // minimum of the merit that is no solution, or a crawl along a kink
 };
 const char* to_string(SemismoothNewtonStatus status);
 
@@ -95,16 +126,17 @@ struct SemismoothNewtonResult {
   bool converged() const { return status == SemismoothNewtonStatus::Converged; }
 };
 
-/// φ(a, b) of (S2), and an element (da, db) of its generalized gradient (S4).
-double fischer_burmeister(double a, double b, double* da = nullptr, double* db = nullptr);
+/// φ(a, b) of (S2), or φ_μ of (S8) for μ > 0, and an element (da, db) of its generalized gradient (S4).
+double fischer_burmeister(double a, double b, double* da = nullptr, double* db = nullptr, double mu = 0);
 
 class SemismoothNewton {
  public:
   explicit SemismoothNewton(SemismoothNewtonOptions options = {}) : options_(options) {}
 
   /// Solves MCP(F) from the starting point z (n = F.size()); z is overwritten with the last iterate,
-  /// which is the best one found (the line search is monotone). Never throws.
-  SemismoothNewtonResult solve(McpFunction& F, Eigen::VectorXd& z);
+  /// which is the best one found (the line search is monotone). smoothing: μ₀ of (S8), 0 for the plain
+  /// method. Never throws.
+  SemismoothNewtonResult solve(McpFunction& F, Eigen::VectorXd& z, double smoothing = 0);
 
   /// Φ(z) of (S3) (and H of (S4) when H is not null), for tests and diagnostics.
   void residual(McpFunction& F, const Eigen::VectorXd& z, Eigen::VectorXd& phi, Eigen::MatrixXd* H);
@@ -115,15 +147,27 @@ class SemismoothNewton {
  private:
   /// Φ and (optionally) H at z from F's values; returns false when a value is not finite.
   bool assemble(McpFunction& F, const Eigen::VectorXd& z, Eigen::VectorXd& phi, Eigen::MatrixXd* H);
+  /// A point found by a line search: z + t d, its Φ and Ψ.
+  struct Trial {
+    Eigen::VectorXd z, phi;
+    double t = 0, psi = 0;
+  };
   /// The LM direction (S6) into d_.
   void levenberg_marquardt_direction(double lambda);
-  /// Armijo search (S7) along d_ from z; on success z, phi_, psi are updated. Returns success.
-  bool line_search(McpFunction& F, Eigen::VectorXd& z, double& psi, double slope, int& evaluations);
+  /// Armijo search (S7) along d_ from z for t = 1, β, … ≥ t_min; the point found goes into `trial`.
+  bool line_search(McpFunction& F, const Eigen::VectorXd& z, double psi, double slope, double t_min,
+                   int& evaluations, Trial& trial);
+  /// Moves z to the trial point, with Φ and H there.
+  void accept(McpFunction& F, Eigen::VectorXd& z, double& psi, Trial& trial, int& evaluations);
 
   SemismoothNewtonOptions options_;
+  static constexpr int kStallHistory = 32;
+  double mu_ = 0;                          // smoothing of the current phase (S8)
+  double psi_history_[kStallHistory] = {};
 
   // --- scratch, sized to the largest n seen ---
-  Eigen::VectorXd F_, phi_, d_, grad_, z_trial_, phi_trial_;
+  Eigen::VectorXd F_, phi_, d_, grad_;
+  Trial newton_, lm_;
   Eigen::MatrixXd J_, H_, HtH_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
   Eigen::LLT<Eigen::MatrixXd> llt_;

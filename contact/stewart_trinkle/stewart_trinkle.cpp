@@ -39,21 +39,29 @@ void StewartTrinkle::solve(const ContactProblem& problem, ContactResult& result)
   result.v_plus = problem.v_star;
   if (nc + nl == 0) return;
 
-  assemble_stewart_trinkle_lcp(problem, options_.friction_edges, lcp_);
+  assemble_stewart_trinkle_lcp(problem, options_.friction_edges, options_.merge_tolerance, lcp_);
   const LemkeResult lemke = lemke_.solve(lcp_.A, lcp_.q, z_);
 
-  // (ST8): impulses, then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T].
-  const int k = lcp_.k;
-  result.p_N = z_.head(nc);
-  result.p_L = z_.segment(lcp_.offset_L, nl);
+  // (ST8) per group, shared among its members (ST9); then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T] over
+  // the groups (J holds the leaders' rows, equal to their members').
+  const int k = lcp_.k, ng = lcp_.ng;
+  p_J_.setZero(lcp_.J.rows());
+  p_J_.head(ng) = z_.head(ng);
+  p_J_.segment(ng, nl) = z_.segment(lcp_.offset_L, nl);
   for (int f = 0; f < lcp_.nf; ++f) {
     const auto p_F = z_.segment(lcp_.offset_F + f * k, k);
-    const int c = lcp_.friction_contact[f];
-    result.p_S[c] = lcp_.cos_edge.dot(p_F);
-    result.p_T[c] = lcp_.sin_edge.dot(p_F);
+    const int g = lcp_.friction_group[f];
+    p_J_[ng + nl + g] = lcp_.cos_edge.dot(p_F);        // p_S of the group
+    p_J_[2 * ng + nl + g] = lcp_.sin_edge.dot(p_F);    // p_T of the group
   }
-  p_J_.resize(lcp_.J.rows());
-  p_J_ << result.p_N, result.p_L, result.p_S, result.p_T;
+  for (int c = 0; c < nc; ++c) {
+    const int g = lcp_.group[c];
+    const double share = lcp_.share[c];
+    result.p_N[c] = share * p_J_[g];
+    result.p_S[c] = share * p_J_[ng + nl + g];
+    result.p_T[c] = share * p_J_[2 * ng + nl + g];
+  }
+  result.p_L = p_J_.segment(ng, nl);
   impulse_.noalias() = lcp_.J.transpose() * p_J_;
   problem.solve_M(impulse_, dv_);
   result.v_plus = problem.v_star + dv_;

@@ -15,14 +15,14 @@
 //   ------  ----------  --------------------------------------------------  -------------------------
 //   k       1           edges of the friction pyramid (even, ≥ 4)            friction_edges
 //   d_j     3           edge j: cos(2πj/k)·t1 + sin(2πj/k)·t2                 lcp.cos_edge, lcp.sin_edge
-//   F       k·nf×nv     friction rows, F_{f,j} = cos_j S_c + sin_j T_c         (never formed)
+//   F       k·nf×nv     friction rows, F_{f,j} = cos_j S_g + sin_j T_g         (never formed)
 //   p_F     k·nf        impulses along the edges, ≥ 0                         z.segment(lcp.offset_F)
 //   E       k·nf×nf     block diagonal of ones-vectors 1_k                   (implicit)
 //   λ       nf          ≈ the sliding speed of each friction contact (m/s)    a·z.segment(lcp.offset_lambda)
 //   U, b    nu×nv, nu   the unilateral rows [N; L] and their gaps [φ; φ_L]/dt
 //   W       nv×nv       M⁻¹ (applied block by block, never formed)
 //   a       1           balancing scale of λ, mean diag(N W Nᵀ)  (1/kg)      lcp.balance
-//   nf                  contacts with μ > 0 (only they carry friction rows)
+//   ng                  contact groups (ST9); nf: groups with μ > 0, the only ones with friction rows
 //
 // Model (one step, every unknown an impulse over dt; M, N, S, T, L, φ frozen at the start of the step)
 //   M v⁺ = M v* + Nᵀ p_N + Lᵀ p_L + Fᵀ p_F                                                    (ST1)
@@ -54,6 +54,14 @@
 //   column and row would be off by the mass scale. With λ = a λ̂ and the λ rows multiplied by a —
 //   the symmetric diagonal scaling D_a A D_a, which maps solutions to solutions — every block of A is
 //   in 1/kg. It plays the role of [001] §5's "multiply E and μ by Δt" in this impulse form.
+//
+//   Redundant contacts (ST9): contacts whose N, S, T rows coincide within merge_tolerance (relative)
+//   and whose μ are equal — duplicated manifold points, several geometries touching at one spot —
+//   form one group, entered once with the smallest gap of its members, φ_g = min φ_c. The group's
+//   impulse goes in equal shares to its members at that gap: they then meet (ST2)–(ST5) like the
+//   group, and the others keep p = 0 with N v⁺ + φ_c/dt ≥ N v⁺ + φ_g/dt ≥ 0. For exact duplicates
+//   this is the same v⁺ as solving them all; near-duplicates (rows equal to 1e-7 … 1e-9) make a
+//   Delassus matrix singular only up to roundoff, where pivoting is unreliable.
 //
 //   Solved with LemkeSolver (contact/solvers/lemke.hpp): lexicographic pivoting, the certificate
 //   (L6) on (ST6), and Tikhonov retries A + εI (L7) checked against the unregularised A. Status:
@@ -115,29 +123,45 @@ struct StewartTrinkleOptions {
   double regularization_min = 1e-10;
   double regularization_max = 1e-7;
   double regularization_growth = 10;
+  /// Contacts whose N, S, T rows agree within this (relative to the rows' largest entry) and whose
+  /// μ are equal are solved as one (ST9). Default 1e-6: on a 1 m body, points within ~1 µm, far
+  /// below the O(dt) error of the scheme, where the LCP would be singular up to roundoff. Range
+  /// 0 … 1e-3; 0 disables merging (exact duplicates are still solved right, by Lemke).
+  double merge_tolerance = 1e-6;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);
   LemkeOptions lemke() const;
 };
 
-/// The LCP (ST6) of one ContactProblem and the buffers that build it (reused between calls).
+/// The LCP (ST6) of one ContactProblem over its contact groups (ST9), and the buffers that build it
+/// (reused between calls).
 struct StewartTrinkleLcp {
-  int nc = 0, nl = 0, nf = 0, k = 0;
-  int offset_L = 0, offset_F = 0, offset_lambda = 0, size = 0;   // blocks of z
+  int nc = 0, ng = 0, nl = 0, nf = 0, k = 0;   // contacts, groups, limits, friction groups, edges
+  int offset_L = 0, offset_F = 0, offset_lambda = 0, size = 0;   // blocks of z: [p_N (ng); p_L; p_F; λ̂]
   double balance = 1;                      // a of (ST7), 1/kg
-  std::vector<int> friction_contact;       // (nf) the contact of each friction block
+
+  // --- (ST9) contact groups ---
+  std::vector<int> leader;                 // (ng) the contact whose rows stand for group g
+  std::vector<int> group;                  // (nc) the group of each contact
+  std::vector<int> members;                // (ng) members at the group's smallest gap
+  std::vector<double> share;               // (nc) share of its group's impulse: 1/members or 0
+  Eigen::VectorXd phi;                     // (ng) the group's gap, the smallest of its members' (m)
+  std::vector<int> friction_group;         // (nf) the group of each friction block (μ > 0)
+
   Eigen::VectorXd cos_edge, sin_edge;      // (k) cos(2πj/k), sin(2πj/k)
   Eigen::MatrixXd A;                       // (size×size)
   Eigen::VectorXd q;                       // (size)
 
-  SparseRows J;                            // [N; L; S; T] ((3nc + nl)×nv)
+  SparseRows J;                            // [N; L; S; T] of the leaders ((3ng + nl)×nv)
   Eigen::MatrixXd D;                       // J W Jᵀ
   Eigen::VectorXd Jv;                      // J v*
 };
 
-/// Fills `lcp` with (ST6)–(ST7) for `problem` and a k-edge pyramid.
-void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, StewartTrinkleLcp& lcp);
+/// Fills `lcp` with (ST6), (ST7), (ST9) for `problem`, a k-edge pyramid and the merge tolerance
+/// (0: no merging).
+void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                  StewartTrinkleLcp& lcp);
 
 class StewartTrinkle final : public ContactModel {
  public:

@@ -1,4 +1,5 @@
-// Assembly of the Stewart–Trinkle LCP (stewart_trinkle.hpp, ST6–ST7).
+// Assembly of the Stewart–Trinkle LCP (stewart_trinkle.hpp, ST6, ST7, ST9).
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <numbers>
@@ -8,40 +9,108 @@
 namespace impetus {
 namespace {
 
-/// J = [X_1; X_2; …] row-stacked, reusing J's storage (no allocation once warm at a fixed size).
-void stack_rows(std::initializer_list<const SparseRows*> blocks, int nv, SparseRows& J) {
-  Eigen::Index rows = 0, nnz = 0;
-  for (const SparseRows* X : blocks) {
-    rows += X->rows();
-    nnz += X->nonZeros();
+// Members of a merged group whose gaps exceed the smallest by less than this (m) share its impulse:
+// equal gaps up to roundoff.
+constexpr double kEqualGap = 1e-12;
+
+/// Whether rows i and j of X agree within tol·max(‖X_i‖∞, ‖X_j‖∞).
+bool rows_close(const SparseRows& X, int i, int j, double tol) {
+  SparseRows::InnerIterator a(X, i), b(X, j);
+  double diff = 0, size = 0;
+  while (a || b) {
+    double va = 0, vb = 0;
+    if (a && (!b || a.col() < b.col())) {
+      va = a.value();
+      ++a;
+    } else if (b && (!a || b.col() < a.col())) {
+      vb = b.value();
+      ++b;
+    } else {
+      va = a.value();
+      vb = b.value();
+      ++a;
+      ++b;
+    }
+    diff = std::max(diff, std::abs(va - vb));
+    size = std::max({size, std::abs(va), std::abs(vb)});
   }
-  J.resize(rows, nv);
+  return diff <= tol * size;
+}
+
+/// (ST9): contacts whose N, S and T rows coincide within `tol` (relative) and whose μ are equal form
+/// one group, solved as one contact with the smallest of their gaps.
+void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp) {
+  lcp.leader.clear();
+  lcp.group.assign(p.nc, -1);
+  for (int c = 0; c < p.nc; ++c) {
+    if (tol > 0)
+      for (int g = 0; g < static_cast<int>(lcp.leader.size()); ++g) {
+        const int l = lcp.leader[g];
+        if (p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol) && rows_close(p.S, l, c, tol) &&
+            rows_close(p.T, l, c, tol)) {
+          lcp.group[c] = g;
+          break;
+        }
+      }
+    if (lcp.group[c] < 0) {
+      lcp.group[c] = static_cast<int>(lcp.leader.size());
+      lcp.leader.push_back(c);
+    }
+  }
+  const int ng = static_cast<int>(lcp.leader.size());
+  lcp.ng = ng;
+  lcp.phi.resize(ng);
+  for (int g = 0; g < ng; ++g) lcp.phi[g] = p.phi[lcp.leader[g]];
+  for (int c = 0; c < p.nc; ++c) lcp.phi[lcp.group[c]] = std::min(lcp.phi[lcp.group[c]], p.phi[c]);
+  // The group's impulse goes to its members at the smallest gap, in equal shares: the others keep
+  // w > 0 and p = 0, so complementarity holds for every original contact.
+  lcp.members.assign(ng, 0);
+  for (int c = 0; c < p.nc; ++c)
+    if (p.phi[c] <= lcp.phi[lcp.group[c]] + kEqualGap) ++lcp.members[lcp.group[c]];
+  lcp.share.resize(p.nc);
+  for (int c = 0; c < p.nc; ++c)
+    lcp.share[c] = p.phi[c] <= lcp.phi[lcp.group[c]] + kEqualGap ? 1.0 / lcp.members[lcp.group[c]] : 0.0;
+}
+
+/// J = [N_leaders; L; S_leaders; T_leaders], reusing J's storage (no allocation once warm).
+void stack_rows(const ContactProblem& p, const std::vector<int>& leader, SparseRows& J) {
+  Eigen::Index nnz = p.L.nonZeros();
+  for (int c : leader) nnz += p.N.row(c).nonZeros() + p.S.row(c).nonZeros() + p.T.row(c).nonZeros();
+  const Eigen::Index ng = static_cast<Eigen::Index>(leader.size());
+  J.resize(3 * ng + p.nl, p.nv);
   J.reserve(nnz);
   Eigen::Index r = 0;
-  for (const SparseRows* X : blocks)
-    for (Eigen::Index i = 0; i < X->outerSize(); ++i, ++r) {
-      J.startVec(r);
-      for (SparseRows::InnerIterator it(*X, i); it; ++it) J.insertBack(r, it.col()) = it.value();
-    }
+  auto append = [&](const SparseRows& X, Eigen::Index i) {
+    J.startVec(r);
+    for (SparseRows::InnerIterator it(X, i); it; ++it) J.insertBack(r, it.col()) = it.value();
+    ++r;
+  };
+  for (int c : leader) append(p.N, c);
+  for (int l = 0; l < p.nl; ++l) append(p.L, l);
+  for (int c : leader) append(p.S, c);
+  for (int c : leader) append(p.T, c);
   J.finalize();
 }
 
 }  // namespace
 
-void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, StewartTrinkleLcp& lcp) {
-  const int nc = problem.nc, nl = problem.nl, nu = nc + nl, k = friction_edges;
+void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                  StewartTrinkleLcp& lcp) {
+  const int nc = problem.nc, nl = problem.nl, k = friction_edges;
   assert(k >= 4 && k % 2 == 0);
   lcp.nc = nc;
   lcp.nl = nl;
   lcp.k = k;
+  group_contacts(problem, merge_tolerance, lcp);
+  const int ng = lcp.ng, nu = ng + nl;
 
-  // Only contacts with μ > 0 carry friction rows (a μ = 0 pyramid would leave λ undetermined).
-  lcp.friction_contact.clear();
-  for (int c = 0; c < nc; ++c)
-    if (problem.mu[c] > 0) lcp.friction_contact.push_back(c);
-  const int nf = static_cast<int>(lcp.friction_contact.size());
+  // Only groups with μ > 0 carry friction rows (a μ = 0 pyramid would leave λ undetermined).
+  lcp.friction_group.clear();
+  for (int g = 0; g < ng; ++g)
+    if (problem.mu[lcp.leader[g]] > 0) lcp.friction_group.push_back(g);
+  const int nf = static_cast<int>(lcp.friction_group.size());
   lcp.nf = nf;
-  lcp.offset_L = nc;
+  lcp.offset_L = ng;
   lcp.offset_F = nu;
   lcp.offset_lambda = nu + k * nf;
   lcp.size = nu + (k + 1) * nf;
@@ -52,24 +121,23 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
     const double angle = 2 * std::numbers::pi * j / k;
     lcp.cos_edge[j] = std::cos(angle);
     lcp.sin_edge[j] = std::sin(angle);
-  }
-  // Exact edges ±t1, ±t2 where the angle is a multiple of π/2 (cos(π/2) is 6e-17 in floating point).
-  for (int j = 0; j < k; ++j)
-    if ((4 * j) % k == 0) {
+    if ((4 * j) % k == 0) {   // exactly ±t1, ±t2 at multiples of π/2 (cos(π/2) is 6e-17 in floating point)
       lcp.cos_edge[j] = std::round(lcp.cos_edge[j]);
       lcp.sin_edge[j] = std::round(lcp.sin_edge[j]);
     }
+  }
 
-  // D = J W Jᵀ with J = [N; L; S; T]; rows iN(c) = c, iL(l) = nc + l, iS(c) = nu + c, iT(c) = nu + nc + c.
-  stack_rows({&problem.N, &problem.L, &problem.S, &problem.T}, problem.nv, lcp.J);
+  // D = J W Jᵀ with J = [N; L; S; T] over the groups: rows iN(g) = g, iL(l) = ng + l, iS(g) = nu + g,
+  // iT(g) = nu + ng + g.
+  stack_rows(problem, lcp.leader, lcp.J);
   problem.delassus(lcp.J, lcp.J, lcp.D);
   lcp.Jv.noalias() = lcp.J * problem.v_star;
   const Eigen::MatrixXd& D = lcp.D;
-  const auto iS = [&](int c) { return nu + c; };
-  const auto iT = [&](int c) { return nu + nc + c; };
+  const auto iS = [&](int g) { return nu + g; };
+  const auto iT = [&](int g) { return nu + ng + g; };
 
   // (ST7): a = mean diag(N W Nᵀ), the inverse effective mass of a typical normal row.
-  double a = nc > 0 ? D.diagonal().head(nc).mean() : 1.0;
+  double a = ng > 0 ? D.diagonal().head(ng).mean() : 1.0;
   if (!(a > 0) || !std::isfinite(a)) a = 1.0;
   lcp.balance = a;
 
@@ -83,33 +151,32 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
   // U rows: U W Uᵀ and U W Fᵀ; q_U = U v* + [φ; φ_L]/dt.
   A.topLeftCorner(nu, nu) = D.topLeftCorner(nu, nu);
   for (int f = 0; f < nf; ++f) {
-    const int c = lcp.friction_contact[f];
+    const int g = lcp.friction_group[f];
     for (int j = 0; j < k; ++j) {
       const int col = oF + f * k + j;
-      A.col(col).head(nu) = cs[j] * D.col(iS(c)).head(nu) + sn[j] * D.col(iT(c)).head(nu);
+      A.col(col).head(nu) = cs[j] * D.col(iS(g)).head(nu) + sn[j] * D.col(iT(g)).head(nu);
       A.row(col).head(nu) = A.col(col).head(nu).transpose();
     }
   }
-  for (int c = 0; c < nc; ++c) lcp.q[c] = lcp.Jv[c] + problem.phi[c] / problem.dt;
-  for (int l = 0; l < nl; ++l) lcp.q[nc + l] = lcp.Jv[nc + l] + problem.phi_L[l] / problem.dt;
+  for (int g = 0; g < ng; ++g) lcp.q[g] = lcp.Jv[g] + lcp.phi[g] / problem.dt;
+  for (int l = 0; l < nl; ++l) lcp.q[ng + l] = lcp.Jv[ng + l] + problem.phi_L[l] / problem.dt;
 
-  // F rows: F W Fᵀ from the S/T blocks of D, aE, and q_F = F v*.
+  // F rows: F W Fᵀ from the S/T blocks of D, aE, and q_F = F v*; λ rows: a μ̄ and −a Eᵀ.
   for (int f = 0; f < nf; ++f) {
-    const int c = lcp.friction_contact[f];
-    for (int g = 0; g < nf; ++g) {
-      const int e = lcp.friction_contact[g];
-      const double ss = D(iS(c), iS(e)), st = D(iS(c), iT(e)), ts = D(iT(c), iS(e)), tt = D(iT(c), iT(e));
+    const int g = lcp.friction_group[f];
+    for (int h = 0; h < nf; ++h) {
+      const int e = lcp.friction_group[h];
+      const double ss = D(iS(g), iS(e)), st = D(iS(g), iT(e)), ts = D(iT(g), iS(e)), tt = D(iT(g), iT(e));
       for (int j = 0; j < k; ++j)
         for (int i = 0; i < k; ++i)
-          A(oF + f * k + j, oF + g * k + i) =
-              cs[j] * (cs[i] * ss + sn[i] * st) + sn[j] * (cs[i] * ts + sn[i] * tt);
+          A(oF + f * k + j, oF + h * k + i) = cs[j] * (cs[i] * ss + sn[i] * st) + sn[j] * (cs[i] * ts + sn[i] * tt);
     }
     for (int j = 0; j < k; ++j) {
-      A(oF + f * k + j, oL + f) = a;                                    // a E
-      A(oL + f, oF + f * k + j) = -a;                                   // −a Eᵀ
-      lcp.q[oF + f * k + j] = cs[j] * lcp.Jv[iS(c)] + sn[j] * lcp.Jv[iT(c)];
+      A(oF + f * k + j, oL + f) = a;
+      A(oL + f, oF + f * k + j) = -a;
+      lcp.q[oF + f * k + j] = cs[j] * lcp.Jv[iS(g)] + sn[j] * lcp.Jv[iT(g)];
     }
-    A(oL + f, c) = a * problem.mu[c];                                   // a μ̄
+    A(oL + f, g) = a * problem.mu[lcp.leader[g]];
   }
 }
 

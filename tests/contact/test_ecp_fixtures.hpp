@@ -189,6 +189,10 @@ class GroundWorld {
   const ContactResult& step(ContactModel& model) {
     model.solve(build(), result_);
     has_result_ = true;
+    ++steps_;
+    if (result_.stats.attempts > 1) ++restarts_;
+    max_iterations_ = std::max(max_iterations_, result_.stats.iterations);
+    total_iterations_ += result_.stats.iterations;
     for (int b = 0; b < static_cast<int>(bodies_.size()); ++b) {
       Body& B = bodies_[b];
       B.v = result_.v_plus.segment<3>(6 * b);
@@ -200,6 +204,12 @@ class GroundWorld {
     return result_;
   }
   const ContactResult& result() const { return result_; }
+  /// Solver statistics over the steps taken: steps whose warm start failed (a second attempt was needed),
+  /// the largest and the mean number of Newton iterations of a step.
+  int steps() const { return steps_; }
+  int restarts() const { return restarts_; }
+  int max_iterations() const { return max_iterations_; }
+  double mean_iterations() const { return steps_ ? double(total_iterations_) / steps_ : 0.0; }
   ContactProblem& problem() { return problem_; }
   double dt() const { return dt_; }
   double gravity() const { return g_; }
@@ -212,6 +222,7 @@ class GroundWorld {
   ContactProblem problem_;
   ContactResult result_;
   bool has_result_ = false;
+  int steps_ = 0, restarts_ = 0, max_iterations_ = 0, total_iterations_ = 0;
 };
 
 /// A box of half extents h and mass m resting on z = 0 (frame L at its centre), at rest.

@@ -204,7 +204,7 @@ TEST(EcpSystem, JacobianMatchesCentralDifferences) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> uniform(-1, 1);
   Eigen::VectorXd z;
-  system.initial_guess(false, z);
+  system.initial_guess(impetus::ecp::EcpSystem::Start::Current, z);
   for (int i = 0; i < size; ++i) z[i] += 0.3 * uniform(rng);   // generic point: every b ≠ 0
   Eigen::VectorXd F, Fp, Fm;
   Eigen::MatrixXd J;

@@ -45,13 +45,15 @@ TEST(StewartTrinkleOptions, DefaultsAndParsedValues) {
                                                                 {"tolerance", "1e-8"},
                                                                 {"regularization_min", "1e-12"},
                                                                 {"regularization_max", "1e-9"},
-                                                                {"regularization_growth", "100"}});
+                                                                {"regularization_growth", "100"},
+                                                                {"merge_tolerance", "0"}});
   EXPECT_EQ(o.friction_edges, 8);
   EXPECT_EQ(o.max_pivots, 500);
   EXPECT_EQ(o.tolerance, 1e-8);
   EXPECT_EQ(o.lemke().regularization_min, 1e-12);
   EXPECT_EQ(o.lemke().regularization_max, 1e-9);
   EXPECT_EQ(o.lemke().regularization_growth, 100);
+  EXPECT_EQ(o.merge_tolerance, 0.0);
   auto model = make_contact_model("stewart_trinkle", {{"friction_edges", "6"}});
   EXPECT_EQ(dynamic_cast<StewartTrinkle&>(*model).options().friction_edges, 6);
 }
@@ -71,6 +73,7 @@ TEST(StewartTrinkleOptions, BadValuesAndUnknownKeysThrowWithClearMessages) {
       {{{"tolerance", "nan"}}, "tolerance=\"nan\""},
       {{{"max_pivots", "-1"}}, "max_pivots=\"-1\""},
       {{{"regularization_growth", "1"}}, "regularization_growth=\"1\""},
+      {{{"merge_tolerance", "0.1"}}, "merge_tolerance=\"0.1\""},
       {{{"regularization_min", "1e-5"}, {"regularization_max", "1e-6"}}, "expected at most regularization_max"},
       {{{"friction_edge", "4"}}, "unknown option 'friction_edge' (known: friction_edges"},
   };

@@ -228,27 +228,30 @@ TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {
 
 TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
   // Phase II in impulse form ([002] QP1): minimise ½pᵀAp + pᵀb, A = G M⁻¹ Gᵀ, b = G v*, with
-  // A_N p + b_N + φ/dt ≥ 0. With A = L Lᵀ (A positive definite here: 3 contacts on 12 DoF) it is the
-  // cone program of unit inertia, 𝐉 = L, v* = L⁻¹b, R = E_N L — the same solver on a different
-  // formulation. Both must give the same impulses.
+  // A_N p + b_N + φ/dt ≥ 0. With A = L Lᵀ it is the cone program of unit inertia, 𝐉 = L, v* = L⁻¹b,
+  // R = E_N L — the same solver on a different formulation; both must give the same impulses.
+  // A is positive definite here: two boxes, each on the ground at one point and touching each other
+  // at a third, leave no self-equilibrated set of contact forces (two points on one body would).
   ProblemBuilder b(0.002);
-  const Eigen::MatrixXd M = box_inertia(1.2, Eigen::Vector3d(0.1, 0.2, 0.15));
-  b.add_system(M);
+  b.add_system(box_inertia(1.2, Eigen::Vector3d(0.1, 0.2, 0.15)));
   b.add_system(box_inertia(0.7, Eigen::Vector3d(0.1, 0.1, 0.1)));
   std::mt19937 rng(5);
   std::normal_distribution<double> n(0, 1);
+  const int bodies_of[3][2] = {{0, -1}, {1, -1}, {0, 1}};
   for (int c = 0; c < 3; ++c) {
     const Eigen::Vector3d normal = Eigen::Vector3d(0.2 * n(rng), 0.2 * n(rng), 1).normalized();
     const Eigen::Vector3d t1 = normal.unitOrthogonal(), t2 = normal.cross(t1);
     const Eigen::Vector3d ra(n(rng) * 0.1, n(rng) * 0.1, -0.15), rb(n(rng) * 0.1, n(rng) * 0.1, 0.1);
     auto row = [&](const Eigen::Vector3d& d) {
-      return Eigen::RowVectorXd(row_at(12, 0, box_row(ra, d)) - row_at(12, 6, box_row(rb, d)));
+      Eigen::RowVectorXd out = row_at(12, 6 * bodies_of[c][0], box_row(ra, d));
+      if (bodies_of[c][1] >= 0) out -= row_at(12, 6 * bodies_of[c][1], box_row(rb, d));
+      return out;
     };
     b.contact(row(normal), row(t1), row(t2), 0.0005 * std::abs(n(rng)), 0.4 + 0.1 * c);
   }
   Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(12, [&] { return 0.5 * n(rng); });
-  v[2] -= 1.0;   // the first box moves down onto the second, which moves up: the contacts close
-  v[8] += 1.0;
+  v[2] -= 1.0;   // both boxes fall: every contact closes
+  v[8] -= 2.0;
   const ContactProblem& P = b.build(v, v);
 
   MaxDissipation model;
@@ -258,7 +261,7 @@ TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
 
   ConeProgram velocity_form;
   ImpulseLayout layout;
-  build_phase_two(P, FrictionCone::SecondOrder, 4, kappa, velocity_form, layout);
+  build_phase_two(P, FrictionCone::SecondOrder, 4, kappa, Eigen::VectorXd(), velocity_form, layout);
   Eigen::MatrixXd A;
   P.delassus(velocity_form.J, velocity_form.J, A);
   const Eigen::VectorXd bv = velocity_form.J * P.v_star;
@@ -280,11 +283,17 @@ TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
   InteriorPointResult ri;
   solver.solve(impulse_form, nullptr, ri);
   ASSERT_TRUE(ri.solved()) << ri.message;
+  // Phase II is degenerate by construction: the budget Σp_N ≤ κ is active together with the
+  // non-penetration rows phase I made active, so its multipliers are not unique and the impulses
+  // converge only like √gap (tightening the gap to 1e-13 moves them by 2e-7 and needs 31 iterations).
+  // They agree to the accuracy the model certifies, the ε of its acceptance checks (MD9); the
+  // objective, which converges like the gap itself, is compared tightly below.
+  const double eps = model.options().check_tolerance;
   for (int i = 0; i < P.nc; ++i) {
     const int o = layout.contact_offset[i];
-    EXPECT_NEAR(ri.p[o], r.p_N[i], kSolution * kappa);
-    EXPECT_NEAR(ri.p[o + 1], r.p_S[i], kSolution * kappa);
-    EXPECT_NEAR(ri.p[o + 2], r.p_T[i], kSolution * kappa);
+    EXPECT_NEAR(ri.p[o], r.p_N[i], eps * kappa);
+    EXPECT_NEAR(ri.p[o + 1], r.p_S[i], eps * kappa);
+    EXPECT_NEAR(ri.p[o + 2], r.p_T[i], eps * kappa);
   }
   // The objectives differ by the constant ½v*ᵀMv*: ½‖v'‖² = ½pᵀAp + pᵀb + ½bᵀA⁻¹b, KE = ½pᵀAp + pᵀb + KE(v*).
   const double quadratic = 0.5 * ri.v.squaredNorm() - 0.5 * impulse_form.v_star.squaredNorm();
@@ -350,21 +359,20 @@ TEST(MaxDissipation, JointLimitStopsAtItsGap) {
   EXPECT_NEAR(r.p_L[0], m * (1.0 - phi_L / dt), kSolution * m);
 }
 
-TEST(MaxDissipation, RejectedPhaseTwoKeepsPhaseOneAndSaysSo) {
-  // An acceptance tolerance below the solver's own makes (MD9) reject a correct phase II.
-  const double m = 1, dt = 0.01;
-  ProblemBuilder b(dt);
-  const ContactProblem& P = point_on_ground(b, m, 0.5, Eigen::Vector3d(1, 0, -kGravity * dt));
+TEST(MaxDissipation, UnfinishedPhaseTwoKeepsPhaseOneAndSaysSo) {
+  // Five interior-point iterations are too few for a pile (10–20 are needed), so phase II is not
+  // usable and the step keeps phase I, or phase I's own fallback.
+  Pile pile(3, 2, 0.5, 2);
   MaxDissipationOptions options;
-  options.check_tolerance = 1e-12;
-  options.tolerance = 1e-4;
+  options.max_iterations = 5;
   MaxDissipation model(options);
-  const ContactResult r = solve(model, P);
-  if (model.last_report().phase_two_accepted) GTEST_SKIP() << "phase II met even the tight checks";
-  EXPECT_EQ(r.stats.status, SolveStatus::Fallback);
+  const ContactResult r = solve(model, *pile.problem);
+  if (model.last_report().phase_two_accepted) GTEST_SKIP() << "phase II converged in five iterations";
+  EXPECT_NE(r.stats.status, SolveStatus::Solved);
   EXPECT_FALSE(r.stats.message.empty());
-  EXPECT_LT((r.v_plus - model.last_report().v_phase_one).norm(), 1e-15);
-  EXPECT_DOUBLE_EQ(r.p_S[0], 0.0);
+  EXPECT_EQ(r.v_plus, model.last_report().v_phase_one);
+  EXPECT_EQ(r.p_S, Eigen::VectorXd::Zero(pile.problem->nc));
+  EXPECT_TRUE(r.v_plus.allFinite());
 }
 
 TEST(MaxDissipation, SqueezedBetweenPenetratingWallsFallsBackWithoutThrowing) {

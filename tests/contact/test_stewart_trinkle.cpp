@@ -64,9 +64,10 @@ Eigen::VectorXd twist(const Eigen::Vector3d& v, const Eigen::Vector3d& w = Eigen
   return out;
 }
 
-ContactResult solve(const ContactProblem& p, int edges = 4) {
+ContactResult solve(const ContactProblem& p, int edges = 4, double merge_tolerance = StewartTrinkleOptions{}.merge_tolerance) {
   StewartTrinkleOptions options;
   options.friction_edges = edges;
+  options.merge_tolerance = merge_tolerance;
   StewartTrinkle model(options);
   ContactResult r;
   model.solve(p, r);
@@ -224,7 +225,7 @@ TEST(StewartTrinkle, FrictionlessContactSlidesFreely) {
   EXPECT_NEAR(r.v_plus[1], v.y(), kVelocity);
   EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kImpulse);
   StewartTrinkleLcp lcp;
-  assemble_stewart_trinkle_lcp(p, 4, lcp);
+  assemble_stewart_trinkle_lcp(p, 4, 0.0, lcp);
   EXPECT_EQ(lcp.size, 1);   // μ = 0: no friction rows, no λ
 }
 
@@ -296,24 +297,58 @@ TEST(StewartTrinkle, JointLimitAndContactTogether) {
 // ------------------------------------------------------------------ redundancy
 
 TEST(StewartTrinkle, DuplicatedContactsLeaveVelocityUnchanged) {
+  // Solved as they are (merge_tolerance = 0: Lemke meets the singular Delassus blocks) and merged (ST9).
   const Eigen::VectorXd v = twist(Eigen::Vector3d(0.3, -0.2, -0.1), Eigen::Vector3d(0, 0, 0.7));
-  for (int copies : {2, 3}) {
-    ProblemBuilder single(kDt), repeated(kDt);
-    const ContactResult r1 = solve(box_on_ground(single, v, kMu));
-    const ContactResult r3 = solve(box_on_ground(repeated, v, kMu, Eigen::Vector3d::Zero(), copies));
-    EXPECT_EQ(r3.stats.status, SolveStatus::Solved) << copies << " copies";
-    EXPECT_LE((r3.v_plus - r1.v_plus).lpNorm<Eigen::Infinity>(), kVelocity) << copies << " copies";
-    EXPECT_NEAR(r3.p_N.sum(), r1.p_N.sum(), kImpulse);
-    EXPECT_NEAR(r3.p_S.sum(), r1.p_S.sum(), kImpulse);
-    EXPECT_NEAR(r3.p_T.sum(), r1.p_T.sum(), kImpulse);
-  }
-  // A point mass with one contact repeated five times.
+  for (double merge : {0.0, StewartTrinkleOptions{}.merge_tolerance})
+    for (int copies : {2, 3}) {
+      ProblemBuilder single(kDt), repeated(kDt);
+      const ContactResult r1 = solve(box_on_ground(single, v, kMu), 4, merge);
+      const ContactResult r3 = solve(box_on_ground(repeated, v, kMu, Eigen::Vector3d::Zero(), copies), 4, merge);
+      EXPECT_EQ(r3.stats.status, SolveStatus::Solved) << copies << " copies, merge " << merge;
+      EXPECT_LE((r3.v_plus - r1.v_plus).lpNorm<Eigen::Infinity>(), kVelocity) << copies << " copies, merge " << merge;
+      EXPECT_NEAR(r3.p_N.sum(), r1.p_N.sum(), kImpulse);
+      EXPECT_NEAR(r3.p_S.sum(), r1.p_S.sum(), kImpulse);
+      EXPECT_NEAR(r3.p_T.sum(), r1.p_T.sum(), kImpulse);
+    }
+  // A point mass with one contact repeated five times: merged, the copies share the impulse equally.
   ProblemBuilder one(kDt), five(kDt);
   const Eigen::Vector3d u(0.01, 0.002, -0.3);
   const ContactResult a = solve(point_mass(one, u, 0, kMu));
   const ContactResult c = solve(point_mass(five, u, 0, kMu, Eigen::Vector3d::Zero(), 5));
   EXPECT_LE((c.v_plus - a.v_plus).lpNorm<Eigen::Infinity>(), kVelocity);
-  EXPECT_NEAR(c.p_N.sum(), a.p_N[0], kImpulse);
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(c.p_N[i], a.p_N[0] / 5, kImpulse);
+}
+
+TEST(StewartTrinkle, NearDuplicatesAreMergedAndKeepEveryConstraint) {
+  // Each corner of a sliding, spinning box twice, 1e-8 m apart (rows equal to 1e-8): a Delassus
+  // matrix singular only up to roundoff. Merged (ST9), with the second copy 1 mm further away: the
+  // impulse goes to the nearer copy, and every original contact meets (ST2) and complementarity.
+  ProblemBuilder b(kDt);
+  b.add_system(box_inertia(kMass, kHalf));
+  for (const Eigen::Vector3d& r : test::bottom_corners(kHalf))
+    for (int copy = 0; copy < 2; ++copy) {
+      const Eigen::Vector3d rc = r + copy * 1e-8 * Eigen::Vector3d(1, -1, 0);
+      b.contact(box_row(rc, e(2)), box_row(rc, e(0)), box_row(rc, e(1)), copy * 1e-3, kMu);
+    }
+  const Eigen::VectorXd v = twist(Eigen::Vector3d(0.4, 0.1, -0.2), Eigen::Vector3d(0, 0, 1.0));
+  Eigen::VectorXd v_star = v;
+  v_star[2] -= kGravity * kDt;
+  const ContactProblem& p = b.build(v, v_star);
+  const ContactResult r = solve(p);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  StewartTrinkleLcp lcp;
+  assemble_stewart_trinkle_lcp(p, 4, StewartTrinkleOptions{}.merge_tolerance, lcp);
+  EXPECT_EQ(lcp.ng, 4);
+  const Eigen::VectorXd gap_rate = p.N * r.v_plus + p.phi / kDt;
+  const double V = v_star.lpNorm<Eigen::Infinity>();
+  for (int c = 0; c < p.nc; ++c) {
+    EXPECT_GE(gap_rate[c], -kRelative * V) << "contact " << c;
+    EXPECT_LE(std::abs(r.p_N[c] * gap_rate[c]), kRelative * kMass * V * V) << "contact " << c;
+    if (c % 2 == 1) {
+      EXPECT_EQ(r.p_N[c], 0.0) << "the copy 1 mm away carries nothing";
+    }
+  }
+  EXPECT_NEAR(r.p_N.sum(), kMass * (0.2 + kGravity * kDt), kRelative * kMass * V);   // stops the fall: m(v_z⁻ + g dt)
 }
 
 // ------------------------------------------------------------------ invariants on random states

@@ -113,7 +113,7 @@ void BM_Lemke(benchmark::State& state) {
   Scene scene;
   Make(static_cast<int>(state.range(0)), scene);
   StewartTrinkleLcp lcp;
-  assemble_stewart_trinkle_lcp(scene.problem, 4, lcp);
+  assemble_stewart_trinkle_lcp(scene.problem, 4, StewartTrinkleOptions{}.merge_tolerance, lcp);
   LemkeSolver lemke;
   Eigen::VectorXd z;
   LemkeResult r;
