@@ -88,7 +88,7 @@ void check_mass_matrices(const SceneBuild& build, const State& state) {
 
 World load(const xml::Document& document) {
   const xml::Element root = document.root("scene");
-  root.allow_only({"name"}, {"physics", "ground", "body", "model", "contact"});
+  root.allow_only({"name"}, {"physics", "ground", "body", "model", "contact", "load"});
   SceneBuild build;
   build.file = document.file();
   build.base_dir = folder_of(document.file());
@@ -107,6 +107,7 @@ World load(const xml::Document& document) {
     else if (e.tag() == "model") add_model(e, build);
   }
   for (const xml::Element& contact : root.children("contact")) read_contact(contact, model);
+  for (const xml::Element& load : root.children("load")) read_load(load, model);
 
   World world;
   world.initial = initial_state(build);

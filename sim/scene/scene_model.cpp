@@ -16,7 +16,7 @@ bool is_one_dof(UrdfJointType type) {
 }  // namespace
 
 void add_model(const xml::Element& element, SceneBuild& build) {
-  element.allow_only({"name", "urdf", "base", "check_triangle_inequality"}, {"origin", "joint"});
+  element.allow_only({"name", "urdf", "base", "check_triangle_inequality"}, {"origin", "joint", "actuator"});
   const std::string name = element.text("name");
   claim_name(element, name, ".", build);
 
@@ -61,6 +61,19 @@ void add_model(const xml::Element& element, SceneBuild& build) {
                                        std::to_string(uj.limit->upper) + "]");
     settings.push_back({j, position, velocity});
   }
+  std::vector<std::pair<int, JointActuator>> actuated;   // URDF joint, its actuator (link set below)
+  std::map<std::string, int> driven;
+  for (const xml::Element& actuator : element.children("actuator")) {
+    const std::string joint_name = actuator.text("joint");
+    if (const auto [it, inserted] = driven.emplace(joint_name, actuator.line()); !inserted)
+      actuator.fail("joint '" + joint_name + "' already has an <actuator> at line " + std::to_string(it->second));
+    const int j = urdf.find_joint(joint_name);
+    if (j < 0) actuator.fail_value("joint", "a joint of " + urdf_path.path);
+    if (!is_one_dof(urdf.joints[j].type))
+      actuator.fail("joint '" + joint_name + "' is " + urdf_joint_type_name(urdf.joints[j].type) +
+                    "; only revolute, continuous and prismatic joints take an actuator");
+    actuated.emplace_back(j, read_actuator(actuator, -1));
+  }
 
   MultibodyModel& multibody = build.model.multibody;
   const UrdfInstance instance = add_urdf_to_model(urdf, placement, multibody, build.model.geometries, build.meshes);
@@ -68,6 +81,10 @@ void add_model(const xml::Element& element, SceneBuild& build) {
   for (const auto& pose : instance.floating_poses) build.initial.floating_poses.push_back(pose);
   for (const Setting& s : settings)
     build.initial.joint_values.push_back({instance.joint_link[s.joint], s.position, s.velocity});
+  for (auto [j, actuator] : actuated) {
+    actuator.link = instance.joint_link[j];
+    build.model.actuators.push_back(actuator);
+  }
   for (std::size_t j = 0; j < urdf.joints.size(); ++j) {
     if (!is_one_dof(urdf.joints[j].type)) continue;
     const Joint& joint = multibody.links[instance.joint_link[j]].joint;

@@ -36,6 +36,10 @@ void read_ground(const xml::Element& ground, WorldModel& model);
 void add_body(const xml::Element& body, SceneBuild& build);
 void add_model(const xml::Element& model, SceneBuild& build);
 void read_contact(const xml::Element& contact, WorldModel& model);
+/// <load body force torque force_amplitude torque_amplitude frequency phase start end/>
+void read_load(const xml::Element& load, WorldModel& model);
+/// <actuator joint effort kp kd target target_velocity/> of a <model>, driving the joint of `link`.
+JointActuator read_actuator(const xml::Element& actuator, int link);
 
 /// Refuses a name already taken, empty, with '/' (or `extra_forbidden`), or "ground"; then takes it.
 void claim_name(const xml::Element& element, const std::string& name, const std::string& extra_forbidden,

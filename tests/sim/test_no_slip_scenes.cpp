@@ -96,17 +96,9 @@ TEST(ViscousScenes, SlidingBoxDecaysAsExpOfMinusMuVTOverM) {
   RecordProperty("v_at_1s", std::to_string(run.velocity("box").x()));
 }
 
-/// The grasp scene with the squeezing joint efforts of its header comment (the actuators the scene
-/// format cannot express yet).
-World grasp_world(double squeeze = 100) {
+/// The grasp scene: its <actuator> elements squeeze the boxes with 100 N per finger.
+World grasp_world() {
   World world = load_scene(test::scene_path("grasp_no_slip.xml"));
-  const MultibodyModel& mb = world.model.multibody;
-  for (const auto& [name, effort] : {std::pair{"gripper/finger_left", squeeze}, std::pair{"gripper/finger_right", -squeeze}}) {
-    JointActuator actuator;
-    actuator.link = mb.find_link(name);
-    actuator.effort = effort;
-    world.model.actuators.push_back(actuator);
-  }
   return world;
 }
 

@@ -219,7 +219,31 @@ INSTANTIATE_TEST_SUITE_P(
              "friction_edges"},
         Case{"unknown_option",
              scene("<physics>\n<stewart_trinkle colour=\"red\"/> <!-- here -->\n</physics>\n"), "colour"},
-        Case{"xacro_in_scene", scene("<physics dt=\"${dt}\"/> <!-- here -->\n"), "run xacro first"}),
+        Case{"xacro_in_scene", scene("<physics dt=\"${dt}\"/> <!-- here -->\n"), "run xacro first"},
+        // loads and actuators
+        Case{"load_unknown_body", scene("<load body=\"nobody\" force=\"1 0 0\"/> <!-- here -->\n"), "a body ID"},
+        Case{"load_on_static_body",
+             scene("<body name=\"wall\" static=\"true\">" + kBox + "</body>\n<load body=\"wall\" force=\"1 0 0\"/> <!-- here -->\n"),
+             "cannot move"},
+        Case{"load_ends_before_it_starts",
+             scene("<body name=\"b\" mass=\"1\">" + kBox + "</body>\n<load body=\"b\" start=\"2\" end=\"1\"/> <!-- here -->\n"),
+             "a time after start"},
+        Case{"load_bad_vector",
+             scene("<body name=\"b\" mass=\"1\">" + kBox + "</body>\n<load body=\"b\" force=\"1 0\"/> <!-- here -->\n"),
+             "force"},
+        Case{"actuator_unknown_joint",
+             scene("<model name=\"m\" urdf=\"arm.urdf\" base=\"fixed\">\n<actuator joint=\"elbow\" effort=\"1\"/> <!-- here -->\n</model>\n"),
+             "a joint of"},
+        Case{"actuator_on_fixed_joint",
+             scene("<model name=\"m\" urdf=\"arm.urdf\" base=\"fixed\">\n<actuator joint=\"weld\" effort=\"1\"/> <!-- here -->\n</model>\n"),
+             "only revolute, continuous and prismatic joints take an actuator"},
+        Case{"actuator_twice",
+             scene("<model name=\"m\" urdf=\"arm.urdf\" base=\"fixed\">\n<actuator joint=\"shoulder\" effort=\"1\"/>\n"
+                   "<actuator joint=\"shoulder\" kp=\"2\"/> <!-- here -->\n</model>\n"),
+             "already has an <actuator>"},
+        Case{"actuator_negative_gain",
+             scene("<model name=\"m\" urdf=\"arm.urdf\" base=\"fixed\">\n<actuator joint=\"shoulder\" kd=\"-1\"/> <!-- here -->\n</model>\n"),
+             "kd"}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 TEST(SceneMissingFile, IsRefusedNamingIt) {
