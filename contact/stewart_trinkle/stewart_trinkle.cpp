@@ -1,5 +1,6 @@
 // StewartTrinkle::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "contact/stewart_trinkle/warm_start.hpp"
 
 #include <cstdio>
 #include <string>
@@ -22,7 +23,10 @@ std::string describe_failure(const LemkeResult& r) {
 
 }  // namespace
 
-StewartTrinkle::StewartTrinkle(StewartTrinkleOptions options) : options_(options), lemke_(options.lemke()) {}
+StewartTrinkle::StewartTrinkle(StewartTrinkleOptions options)
+    : options_(options), lemke_(options.lemke()), warm_(std::make_unique<StewartTrinkleWarmStart>()) {}
+
+StewartTrinkle::~StewartTrinkle() = default;
 
 std::unique_ptr<ContactModel> StewartTrinkle::create(const ModelOptions& options) {
   return std::make_unique<StewartTrinkle>(StewartTrinkleOptions::parse(options));
@@ -40,7 +44,14 @@ void StewartTrinkle::solve(const ContactProblem& problem, ContactResult& result)
   if (nc + nl == 0) return;
 
   assemble_stewart_trinkle_lcp(problem, options_.friction_edges, options_.merge_tolerance, lcp_);
-  const LemkeResult lemke = lemke_.solve(lcp_.A, lcp_.q, z_);
+  LemkeResult lemke;
+  double warm_residual = 0;
+  if (options_.warm_start != 0 && warm_->solve(problem, lcp_, options_.tolerance, z_, warm_residual)) {
+    lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
+    lemke.attempts = 1;
+  } else {
+    lemke = lemke_.solve(lcp_.A, lcp_.q, z_);
+  }
 
   // (ST8) per group, shared among its members (ST9); then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T] over
   // the groups (J holds the leaders' rows, equal to their members').

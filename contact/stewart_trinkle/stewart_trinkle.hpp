@@ -93,7 +93,9 @@
 //   • [001] §8 leaves μ = 0 degenerate (λ free in a range); contacts with μ ≤ 0 carry no friction
 //     rows at all, so p_S = p_T = 0 exactly.
 //
-// Warm starts (p_*_guess) are ignored: a basis of Lemke's method cannot be reused ([004] §5.3).
+// Warm starts: Lemke's pivoting is never started from an old basis ([004] §5.3: that costs more
+// pivots than a cold start). Instead the active set of the guesses p_*_guess is tried first, and kept
+// only when it solves the LCP to the certificate (warm_start.hpp, ST10).
 #pragma once
 
 #include <memory>
@@ -128,6 +130,9 @@ struct StewartTrinkleOptions {
   /// below the O(dt) error of the scheme, where the LCP would be singular up to roundoff. Range
   /// 0 … 1e-3; 0 disables merging (exact duplicates are still solved right, by Lemke).
   double merge_tolerance = 1e-6;
+  /// 1: try the previous step's active set before Lemke (warm_start.hpp, ST10); 0: always Lemke.
+  /// Default 1. Either way the answer meets the certificate at `tolerance`.
+  int warm_start = 1;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);
@@ -163,9 +168,12 @@ struct StewartTrinkleLcp {
 void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
                                   StewartTrinkleLcp& lcp);
 
+struct StewartTrinkleWarmStart;
+
 class StewartTrinkle final : public ContactModel {
  public:
   explicit StewartTrinkle(StewartTrinkleOptions options = {});
+  ~StewartTrinkle() override;
   /// For the factory: parses the options (throws OptionError).
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
@@ -177,6 +185,7 @@ class StewartTrinkle final : public ContactModel {
   StewartTrinkleOptions options_;
   LemkeSolver lemke_;
   StewartTrinkleLcp lcp_;
+  std::unique_ptr<StewartTrinkleWarmStart> warm_;
   Eigen::VectorXd z_, p_J_, impulse_, dv_;   // scratch: LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
 };
 

@@ -433,5 +433,83 @@ TEST(StewartTrinkle, InconsistentConstraintsAreReportedWithTheRetries) {
   EXPECT_TRUE(r.p_N.allFinite());
 }
 
+// ------------------------------------------------------------------ warm start (ST10)
+
+namespace warm {
+
+/// Solves `P` cold, then again with the cold impulses as the guesses; returns (cold, warm).
+std::pair<ContactResult, ContactResult> cold_then_warm(const ContactProblem& P) {
+  StewartTrinkleOptions cold_options;
+  cold_options.warm_start = 0;
+  StewartTrinkle cold_model(cold_options), warm_model;
+  std::pair<ContactResult, ContactResult> out;
+  cold_model.solve(P, out.first);
+  ContactProblem guessed = P;
+  guessed.p_N_guess = out.first.p_N;
+  guessed.p_S_guess = out.first.p_S;
+  guessed.p_T_guess = out.first.p_T;
+  guessed.p_L_guess = out.first.p_L;
+  warm_model.solve(guessed, out.second);
+  return out;
+}
+
+}  // namespace warm
+
+TEST(StewartTrinkleWarmStart, TheLastActiveSetSolvesRestingSlidingAndStickingWithoutAPivot) {
+  // Each case needs pivots cold; from its own solution as the guess the active set is the answer,
+  // so the warm solve pivots zero times and lands on the same v⁺ (unique here, though p_N is not).
+  const double u = 5 * kMu * kGravity * kDt, f_stick = 0.5 * kMu * kMass * kGravity;
+  const struct { const char* name; Eigen::VectorXd v; Eigen::Vector3d f; } cases[] = {
+      {"resting", twist(Eigen::Vector3d::Zero()), Eigen::Vector3d::Zero()},
+      {"sliding", twist(-u * e(1)), Eigen::Vector3d::Zero()},
+      {"sliding diagonally", twist(u * Eigen::Vector3d(0.6, 0.8, 0)), Eigen::Vector3d::Zero()},
+      {"pushed below the limit", twist(Eigen::Vector3d::Zero()), f_stick * e(0)},
+  };
+  for (const auto& c : cases) {
+    ProblemBuilder b(kDt);
+    const auto [cold, warm] = warm::cold_then_warm(box_on_ground(b, c.v, kMu, c.f));
+    ASSERT_EQ(cold.stats.status, SolveStatus::Solved) << c.name;
+    EXPECT_GT(cold.stats.iterations, 0) << c.name;
+    EXPECT_EQ(warm.stats.status, SolveStatus::Solved) << c.name;
+    EXPECT_EQ(warm.stats.iterations, 0) << c.name;
+    EXPECT_LE(warm.stats.residual, StewartTrinkleOptions{}.tolerance) << c.name;
+    EXPECT_LE((warm.v_plus - cold.v_plus).lpNorm<Eigen::Infinity>(), kVelocity) << c.name;
+    EXPECT_NEAR(warm.p_N.sum(), cold.p_N.sum(), kImpulse) << c.name;
+  }
+}
+
+TEST(StewartTrinkleWarmStart, AStaleGuessIsRefusedByTheCertificateAndLemkeSolves) {
+  // The guess says "sliding along +x at the friction limit" but the box is at rest with no push:
+  // that active set has no non-negative solution, so Lemke runs and the box stays at rest.
+  ProblemBuilder b(kDt);
+  ContactProblem P = box_on_ground(b, twist(Eigen::Vector3d::Zero()), kMu);
+  const double p = kMass * kGravity * kDt / 4;
+  P.p_N_guess = Eigen::VectorXd::Constant(4, p);
+  P.p_S_guess = Eigen::VectorXd::Constant(4, -kMu * p);
+  P.p_T_guess = Eigen::VectorXd::Zero(4);
+  StewartTrinkle model;
+  ContactResult r;
+  model.solve(P, r);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_GT(r.stats.iterations, 0);   // the guess was not taken
+  EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
+  EXPECT_NEAR(r.p_S.sum(), 0, kImpulse);
+}
+
+TEST(StewartTrinkleWarmStart, GuessesOfASeparatingContactAreNotTrusted) {
+  // A point mass leaving the ground (v_z up) with last step's resting impulse as its guess: the
+  // guessed basis gives p_N < 0, the certificate refuses it, and the answer is p = 0, v⁺ = v*.
+  ProblemBuilder b(kDt);
+  ContactProblem P = point_mass(b, Eigen::Vector3d(0, 0, 1), 0, kMu);
+  P.p_N_guess = Eigen::VectorXd::Constant(1, kMass * kGravity * kDt);
+  P.p_S_guess = P.p_T_guess = Eigen::VectorXd::Zero(1);
+  StewartTrinkle model;
+  ContactResult r;
+  model.solve(P, r);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved);
+  EXPECT_EQ(r.p_N[0], 0.0);
+  EXPECT_LE((r.v_plus - P.v_star).lpNorm<Eigen::Infinity>(), kVelocity);
+}
+
 }  // namespace
 }  // namespace impetus

@@ -1,0 +1,106 @@
+// (ST10): the previous step's active set, tried before Lemke's method.
+#include "contact/stewart_trinkle/warm_start.hpp"
+
+#include <cmath>
+
+#include "contact/solvers/lemke.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// Guessed group impulses in the layout of z = [p_N (ng); p_L; p_F; λ̂] (λ̂ left 0: it is a speed
+/// the solve finds). Returns false when the problem carries no guess at all.
+bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp& lcp, Eigen::VectorXd& z) {
+  const int nc = problem.nc, nl = problem.nl, k = lcp.k;
+  const bool has_N = problem.p_N_guess.size() == nc && nc > 0 && problem.p_N_guess.any();
+  const bool has_L = problem.p_L_guess.size() == nl && nl > 0 && problem.p_L_guess.any();
+  if (!has_N && !has_L) return false;
+  z.setZero(lcp.size);
+  thread_local Eigen::VectorXd s, t;
+  s.setZero(lcp.ng);
+  t.setZero(lcp.ng);
+  const bool has_F = problem.p_S_guess.size() == nc && problem.p_T_guess.size() == nc;
+  for (int c = 0; c < nc; ++c) {
+    const int g = lcp.group[c];
+    if (has_N) z[g] += std::max(problem.p_N_guess[c], 0.0);
+    if (has_F) {
+      s[g] += problem.p_S_guess[c];
+      t[g] += problem.p_T_guess[c];
+    }
+  }
+  if (has_L) z.segment(lcp.offset_L, nl) = problem.p_L_guess.cwiseMax(0.0);
+  const double sector = 2 * M_PI / k;
+  for (int f = 0; f < lcp.nf; ++f) {
+    const int g = lcp.friction_group[f];
+    if (s[g] == 0 && t[g] == 0) continue;
+    double angle = std::atan2(t[g], s[g]);
+    if (angle < 0) angle += 2 * M_PI;
+    const int j = std::min(static_cast<int>(angle / sector), k - 1), j1 = (j + 1) % k;
+    // a d_j + b d_{j+1} = (s, t): Cramer's rule on the 2×2 of the two edges (det = sin(2π/k) > 0).
+    const double det = lcp.cos_edge[j] * lcp.sin_edge[j1] - lcp.sin_edge[j] * lcp.cos_edge[j1];
+    const double a = (s[g] * lcp.sin_edge[j1] - t[g] * lcp.cos_edge[j1]) / det;
+    const double b = (lcp.cos_edge[j] * t[g] - lcp.sin_edge[j] * s[g]) / det;
+    z[lcp.offset_F + f * k + j] = std::max(a, 0.0);
+    z[lcp.offset_F + f * k + j1] = std::max(b, 0.0);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance,
+                                    Eigen::VectorXd& z, double& residual) {
+  if (!guess_in_lcp_layout(problem, lcp, z_guess)) return false;
+  const double scale = z_guess.lpNorm<Eigen::Infinity>();
+  if (!(scale > 0) || !std::isfinite(scale)) return false;
+  // An impulse counts as active above this fraction of the largest: below it, rounding of the last
+  // solve, which the certificate would accept as zero anyway.
+  constexpr double kActive = 1e-12;
+  basis.clear();
+  for (int i = 0; i < lcp.offset_lambda; ++i)
+    if (z_guess[i] > kActive * scale) basis.push_back(i);
+  // λ̂ is basic for a sliding group: its friction fills the pyramid, Σ_j p_Fj = μ p_N (ST5).
+  const int k = lcp.k;
+  for (int f = 0; f < lcp.nf; ++f) {
+    const int g = lcp.friction_group[f];
+    const double slack = lcp.q[lcp.offset_lambda + f] +
+                         lcp.A.row(lcp.offset_lambda + f).head(lcp.offset_lambda).dot(z_guess.head(lcp.offset_lambda));
+    const double friction = z_guess.segment(lcp.offset_F + f * k, k).sum();
+    if (z_guess[g] > kActive * scale && friction > 0 && slack <= tolerance * lcp.balance * z_guess[g])
+      basis.push_back(lcp.offset_lambda + f);
+  }
+  const int nb = static_cast<int>(basis.size());
+  if (nb == 0) return false;
+
+  A_BB.resize(nb, nb);
+  rhs.resize(nb);
+  for (int r = 0; r < nb; ++r) {
+    double w_r = lcp.q[basis[r]];
+    for (int c = 0; c < nb; ++c) {
+      A_BB(r, c) = lcp.A(basis[r], basis[c]);
+      w_r += A_BB(r, c) * z_guess[basis[c]];
+    }
+    rhs[r] = -w_r;
+  }
+  cod.compute(A_BB);
+  delta = cod.solve(rhs);
+  z.setZero(lcp.size);
+  for (int r = 0; r < nb; ++r) z[basis[r]] = z_guess[basis[r]] + delta[r];
+  if (!z.allFinite()) return false;
+  // An unloaded contact (p_N = 0, p_F = 0) has w_λ = 0 whatever λ̂ is, and λ̂ enters only its own
+  // friction rows w_F = F v⁺ + a λ̂ (ST4): the guess cannot say whether it slides, but its λ̂ is then
+  // the sliding speed, λ̂ = max(0, max_j −(F v⁺)_j / a), which the basis solve leaves at 0.
+  lcp_residual(lcp.A, lcp.q, z, w);
+  for (int f = 0; f < lcp.nf; ++f) {
+    const int g = lcp.friction_group[f], l = lcp.offset_lambda + f;
+    const auto p_F = z.segment(lcp.offset_F + f * k, k);
+    if (z[g] != 0 || z[l] != 0 || p_F.any()) continue;
+    const double speed = -w.segment(lcp.offset_F + f * k, k).minCoeff() / lcp.balance;
+    if (speed > 0) z[l] = speed;
+  }
+  residual = lcp_residual(lcp.A, lcp.q, z, w);
+  return residual <= tolerance;
+}
+
+}  // namespace impetus
