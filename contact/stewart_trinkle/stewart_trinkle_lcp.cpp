@@ -13,10 +13,18 @@ namespace {
 // equal gaps up to roundoff.
 constexpr double kEqualGap = 1e-12;
 
-/// Whether rows i and j of X agree within tol·max(‖X_i‖∞, ‖X_j‖∞).
-bool rows_close(const SparseRows& X, int i, int j, double tol) {
+/// ‖X_i‖∞ of row i.
+double row_size(const SparseRows& X, int i) {
+  double size = 0;
+  for (SparseRows::InnerIterator it(X, i); it; ++it) size = std::max(size, std::abs(it.value()));
+  return size;
+}
+
+/// Whether rows i and j of X agree within tol·max(‖X_i‖∞, ‖X_j‖∞). It stops at the first entry that
+/// differs by more: rows of contacts on different bodies differ in their first columns.
+bool rows_close(const SparseRows& X, int i, int j, double tol, double size_i, double size_j) {
+  const double bound = tol * std::max(size_i, size_j);
   SparseRows::InnerIterator a(X, i), b(X, j);
-  double diff = 0, size = 0;
   while (a || b) {
     double va = 0, vb = 0;
     if (a && (!b || a.col() < b.col())) {
@@ -31,10 +39,9 @@ bool rows_close(const SparseRows& X, int i, int j, double tol) {
       ++a;
       ++b;
     }
-    diff = std::max(diff, std::abs(va - vb));
-    size = std::max({size, std::abs(va), std::abs(vb)});
+    if (std::abs(va - vb) > bound) return false;
   }
-  return diff <= tol * size;
+  return true;
 }
 
 /// (ST9): contacts whose N, S and T rows coincide within `tol` (relative) and whose μ are equal form
@@ -42,12 +49,18 @@ bool rows_close(const SparseRows& X, int i, int j, double tol) {
 void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp) {
   lcp.leader.clear();
   lcp.group.assign(p.nc, -1);
+  thread_local std::vector<double> size_N;
+  size_N.resize(p.nc);
+  for (int c = 0; c < p.nc; ++c) size_N[c] = row_size(p.N, c);
+  const auto close = [&](const SparseRows& X, int i, int j) {
+    return rows_close(X, i, j, tol, row_size(X, i), row_size(X, j));
+  };
   for (int c = 0; c < p.nc; ++c) {
     if (tol > 0)
       for (int g = 0; g < static_cast<int>(lcp.leader.size()); ++g) {
         const int l = lcp.leader[g];
-        if (p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol) && rows_close(p.S, l, c, tol) &&
-            rows_close(p.T, l, c, tol)) {
+        if (p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol, size_N[l], size_N[c]) && close(p.S, l, c) &&
+            close(p.T, l, c)) {
           lcp.group[c] = g;
           break;
         }
