@@ -30,22 +30,27 @@ struct RowsByBlock {
     const int nb = static_cast<int>(systems.size());
     start.assign(nb + 1, 0);
     last_row.assign(nb, -1);
-    for (int r = 0; r < X.outerSize(); ++r)          // count, each (row, block) pair once
+    // A row's entries come in column order, so a block's entries are consecutive: the search runs
+    // once per (row, block) pair, not once per entry.
+    const auto for_each_block = [&](int r, auto&& visit) {
+      int b = -1, end = -1;
       for (SparseRows::InnerIterator it(X, r); it; ++it) {
-        const int b = block_of(systems, static_cast<int>(it.col()));
+        const int col = static_cast<int>(it.col());
+        if (b >= 0 && col < end) continue;
+        b = block_of(systems, col);
         assert(b >= 0 && "a row has an entry outside every system block");
-        if (b >= 0 && last_row[b] != r) { last_row[b] = r; ++start[b + 1]; }
+        if (b < 0) continue;
+        end = systems[b].offset + systems[b].size;
+        if (last_row[b] != r) { last_row[b] = r; visit(b); }
       }
+    };
+    for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { ++start[b + 1]; });
     for (int b = 0; b < nb; ++b) start[b + 1] += start[b];
     rows.resize(start[nb]);
     std::fill(last_row.begin(), last_row.end(), -1);
     std::vector<int>& fill = scratch_fill;
     fill.assign(start.begin(), start.end() - 1);
-    for (int r = 0; r < X.outerSize(); ++r)
-      for (SparseRows::InnerIterator it(X, r); it; ++it) {
-        const int b = block_of(systems, static_cast<int>(it.col()));
-        if (b >= 0 && last_row[b] != r) { last_row[b] = r; rows[fill[b]++] = r; }
-      }
+    for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { rows[fill[b]++] = r; });
   }
   int count(int b) const { return start[b + 1] - start[b]; }
   const int* of(int b) const { return rows.data() + start[b]; }

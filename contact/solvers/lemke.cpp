@@ -94,18 +94,12 @@ const char* to_string(LemkeStatus status) {
   return "unknown";
 }
 
-double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
-                    Eigen::VectorXd& w, double epsilon) {
+double lcp_certificate(const Eigen::VectorXd& q, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double az_norm) {
   const Eigen::Index n = q.size();
-  w.resize(n);
   if (n == 0) return 0;
-  if (!z.allFinite()) return kInf;
-  w.noalias() = A * z;
-  if (epsilon != 0) w += epsilon * z;
-  const double az = w.lpNorm<Eigen::Infinity>();
-  w += q;
+  if (!z.allFinite() || !w.allFinite()) return kInf;
   double w_ref = q.lpNorm<Eigen::Infinity>();
-  if (!(w_ref > 0)) w_ref = az;
+  if (!(w_ref > 0)) w_ref = az_norm;
   double z_ref = z.lpNorm<Eigen::Infinity>();
   if (!(w_ref > 0)) w_ref = 1;
   if (!(z_ref > 0)) z_ref = 1;
@@ -116,6 +110,19 @@ double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Ei
     rho = std::max(rho, std::abs(z[i] * w[i]) / (z_ref * w_ref));
   }
   return std::isfinite(rho) ? rho : kInf;
+}
+
+double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
+                    Eigen::VectorXd& w, double epsilon) {
+  const Eigen::Index n = q.size();
+  w.resize(n);
+  if (n == 0) return 0;
+  if (!z.allFinite()) return kInf;
+  w.noalias() = A * z;
+  if (epsilon != 0) w += epsilon * z;
+  const double az = w.lpNorm<Eigen::Infinity>();
+  w += q;
+  return lcp_certificate(q, z, w, az);
 }
 
 void LemkeSolver::reserve(int n) {

@@ -123,6 +123,9 @@ struct LemkeResult {
   bool solved() const { return status == LemkeStatus::Solved; }
 };
 
+/// ρ(z) of (L6) from w = A z + q already formed; az_norm = ‖A z‖∞ (the reference when q = 0).
+double lcp_certificate(const Eigen::VectorXd& q, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double az_norm);
+
 /// ρ(z) of (L6) for LCP(q, A + εI); writes w = (A + εI) z + q. Non-finite z gives +∞.
 double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
                     Eigen::VectorXd& w, double epsilon = 0);

@@ -153,22 +153,34 @@ struct StewartTrinkleLcp {
   std::vector<double> share;               // (nc) share of its group's impulse: 1/members or 0
   Eigen::VectorXd phi;                     // (ng) the group's gap, the smallest of its members' (m)
   std::vector<int> friction_group;         // (nf) the group of each friction block (μ > 0)
+  std::vector<double> mu;                  // (nf) μ of each friction block
 
   Eigen::VectorXd cos_edge, sin_edge;      // (k) cos(2πj/k), sin(2πj/k)
-  Eigen::MatrixXd A;                       // (size×size)
+  Eigen::MatrixXd A;                       // (size×size); filled only when Lemke runs
   Eigen::VectorXd q;                       // (size)
 
   SparseRows J;                            // [N; L; S; T] of the leaders ((3ng + nl)×nv)
   Eigen::MatrixXd D;                       // J W Jᵀ
   Eigen::VectorXd Jv;                      // J v*
+
+  /// A(r, c) of (ST6) read off D, without A (for the warm start, ST10).
+  double entry(int r, int c) const;
+  /// Az = A z from D in O(size(D)²), without A; p_J and Dp are scratch.
+  void times(const Eigen::VectorXd& z, Eigen::VectorXd& Az, Eigen::VectorXd& p_J, Eigen::VectorXd& Dp) const;
 };
 
 /// Fills `lcp` with (ST6), (ST7), (ST9) for `problem`, a k-edge pyramid and the merge tolerance
-/// (0: no merging).
+/// (0: no merging): assemble_stewart_trinkle_rows, then assemble_stewart_trinkle_matrix.
 void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
                                   StewartTrinkleLcp& lcp);
 
 struct StewartTrinkleWarmStart;
+
+/// Everything of (ST6)–(ST9) but the matrix A: groups, J, D = J W Jᵀ, J v*, a, q.
+void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                   StewartTrinkleLcp& lcp);
+/// A of (ST6) from the rows' D (dense, size²): what Lemke needs and the warm start does not.
+void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp);
 
 class StewartTrinkle final : public ContactModel {
  public:

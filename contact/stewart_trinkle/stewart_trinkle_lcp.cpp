@@ -107,8 +107,8 @@ void stack_rows(const ContactProblem& p, const std::vector<int>& leader, SparseR
 
 }  // namespace
 
-void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
-                                  StewartTrinkleLcp& lcp) {
+void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                   StewartTrinkleLcp& lcp) {
   const int nc = problem.nc, nl = problem.nl, k = friction_edges;
   assert(k >= 4 && k % 2 == 0);
   lcp.nc = nc;
@@ -119,8 +119,12 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
 
   // Only groups with μ > 0 carry friction rows (a μ = 0 pyramid would leave λ undetermined).
   lcp.friction_group.clear();
+  lcp.mu.clear();
   for (int g = 0; g < ng; ++g)
-    if (problem.mu[lcp.leader[g]] > 0) lcp.friction_group.push_back(g);
+    if (problem.mu[lcp.leader[g]] > 0) {
+      lcp.friction_group.push_back(g);
+      lcp.mu.push_back(problem.mu[lcp.leader[g]]);
+    }
   const int nf = static_cast<int>(lcp.friction_group.size());
   lcp.nf = nf;
   lcp.offset_L = ng;
@@ -145,23 +149,36 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
   stack_rows(problem, lcp.leader, lcp.J);
   problem.delassus(lcp.J, lcp.J, lcp.D);
   lcp.Jv.noalias() = lcp.J * problem.v_star;
-  const Eigen::MatrixXd& D = lcp.D;
-  const auto iS = [&](int g) { return nu + g; };
-  const auto iT = [&](int g) { return nu + ng + g; };
 
   // (ST7): a = mean diag(N W Nᵀ), the inverse effective mass of a typical normal row.
-  double a = ng > 0 ? D.diagonal().head(ng).mean() : 1.0;
+  double a = ng > 0 ? lcp.D.diagonal().head(ng).mean() : 1.0;
   if (!(a > 0) || !std::isfinite(a)) a = 1.0;
   lcp.balance = a;
 
+  // q = [U v* + [φ; φ_L]/dt; F v*; 0].
+  lcp.q.setZero(lcp.size);
+  for (int g = 0; g < ng; ++g) lcp.q[g] = lcp.Jv[g] + lcp.phi[g] / problem.dt;
+  for (int l = 0; l < nl; ++l) lcp.q[ng + l] = lcp.Jv[ng + l] + problem.phi_L[l] / problem.dt;
+  for (int f = 0; f < nf; ++f) {
+    const int g = lcp.friction_group[f];
+    for (int j = 0; j < k; ++j)
+      lcp.q[lcp.offset_F + f * k + j] = lcp.cos_edge[j] * lcp.Jv[nu + g] + lcp.sin_edge[j] * lcp.Jv[nu + ng + g];
+  }
+}
+
+void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp) {
+  const int k = lcp.k, ng = lcp.ng, nu = ng + lcp.nl, nf = lcp.nf;
   const int n = lcp.size, oF = lcp.offset_F, oL = lcp.offset_lambda;
+  const double a = lcp.balance;
+  const Eigen::MatrixXd& D = lcp.D;
+  const auto iS = [&](int g) { return nu + g; };
+  const auto iT = [&](int g) { return nu + ng + g; };
   lcp.A.setZero(n, n);
-  lcp.q.setZero(n);
   Eigen::MatrixXd& A = lcp.A;
   const Eigen::VectorXd& cs = lcp.cos_edge;
   const Eigen::VectorXd& sn = lcp.sin_edge;
 
-  // U rows: U W Uᵀ and U W Fᵀ; q_U = U v* + [φ; φ_L]/dt.
+  // U rows: U W Uᵀ and U W Fᵀ.
   A.topLeftCorner(nu, nu) = D.topLeftCorner(nu, nu);
   for (int f = 0; f < nf; ++f) {
     const int g = lcp.friction_group[f];
@@ -171,10 +188,7 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
       A.row(col).head(nu) = A.col(col).head(nu).transpose();
     }
   }
-  for (int g = 0; g < ng; ++g) lcp.q[g] = lcp.Jv[g] + lcp.phi[g] / problem.dt;
-  for (int l = 0; l < nl; ++l) lcp.q[ng + l] = lcp.Jv[ng + l] + problem.phi_L[l] / problem.dt;
-
-  // F rows: F W Fᵀ from the S/T blocks of D, aE, and q_F = F v*; λ rows: a μ̄ and −a Eᵀ.
+  // F rows: F W Fᵀ from the S/T blocks of D, and aE; λ rows: a μ̄ and −a Eᵀ.
   for (int f = 0; f < nf; ++f) {
     const int g = lcp.friction_group[f];
     for (int h = 0; h < nf; ++h) {
@@ -187,9 +201,75 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
     for (int j = 0; j < k; ++j) {
       A(oF + f * k + j, oL + f) = a;
       A(oL + f, oF + f * k + j) = -a;
-      lcp.q[oF + f * k + j] = cs[j] * lcp.Jv[iS(g)] + sn[j] * lcp.Jv[iT(g)];
     }
-    A(oL + f, g) = a * problem.mu[lcp.leader[g]];
+    A(oL + f, g) = a * lcp.mu[f];
+  }
+}
+
+void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                  StewartTrinkleLcp& lcp) {
+  assemble_stewart_trinkle_rows(problem, friction_edges, merge_tolerance, lcp);
+  assemble_stewart_trinkle_matrix(lcp);
+}
+
+double StewartTrinkleLcp::entry(int r, int c) const {
+  const int nu = ng + nl;
+  // A row or column of the LCP as a combination of rows of D: U rows are D's own, F row (f, j) is
+  // cos_j·S_g + sin_j·T_g; λ rows have no D part.
+  const auto combine = [&](int i, int& d1, double& w1, int& d2, double& w2) {
+    if (i < nu) {
+      d1 = i, w1 = 1, d2 = -1, w2 = 0;
+      return true;
+    }
+    if (i < offset_lambda) {
+      const int f = (i - offset_F) / k, j = (i - offset_F) % k, g = friction_group[f];
+      d1 = nu + g, w1 = cos_edge[j], d2 = nu + ng + g, w2 = sin_edge[j];
+      return true;
+    }
+    return false;
+  };
+  int r1, r2, c1, c2;
+  double a1, a2, b1, b2;
+  const bool r_in_D = combine(r, r1, a1, r2, a2), c_in_D = combine(c, c1, b1, c2, b2);
+  if (r_in_D && c_in_D) {
+    double value = a1 * b1 * D(r1, c1);
+    if (c2 >= 0) value += a1 * b2 * D(r1, c2);
+    if (r2 >= 0) value += a2 * b1 * D(r2, c1);
+    if (r2 >= 0 && c2 >= 0) value += a2 * b2 * D(r2, c2);
+    return value;
+  }
+  if (r_in_D) {   // column λ̂_h: a in the F rows of friction block h
+    const int h = c - offset_lambda;
+    return r >= offset_F && (r - offset_F) / k == h ? balance : 0.0;
+  }
+  const int f = r - offset_lambda;   // λ row f
+  if (c_in_D) {
+    if (c < offset_F) return c == friction_group[f] ? balance * mu[f] : 0.0;
+    return (c - offset_F) / k == f ? -balance : 0.0;
+  }
+  return 0.0;
+}
+
+void StewartTrinkleLcp::times(const Eigen::VectorXd& z, Eigen::VectorXd& Az, Eigen::VectorXd& p_J,
+                              Eigen::VectorXd& Dp) const {
+  const int nu = ng + nl;
+  // p_J = [p_N; p_L; p_S; p_T] over the groups (ST8), D p_J, then the rows of (ST6).
+  p_J.setZero(D.rows());
+  p_J.head(nu) = z.head(nu);
+  for (int f = 0; f < nf; ++f) {
+    const auto p_F = z.segment(offset_F + f * k, k);
+    const int g = friction_group[f];
+    p_J[nu + g] = cos_edge.dot(p_F);
+    p_J[nu + ng + g] = sin_edge.dot(p_F);
+  }
+  Dp.noalias() = D * p_J;
+  Az.resize(size);
+  Az.head(nu) = Dp.head(nu);
+  for (int f = 0; f < nf; ++f) {
+    const int g = friction_group[f];
+    for (int j = 0; j < k; ++j)
+      Az[offset_F + f * k + j] = cos_edge[j] * Dp[nu + g] + sin_edge[j] * Dp[nu + ng + g] + balance * z[offset_lambda + f];
+    Az[offset_lambda + f] = balance * (mu[f] * z[g] - z.segment(offset_F + f * k, k).sum());
   }
 }
 

@@ -64,9 +64,8 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
   const int k = lcp.k;
   for (int f = 0; f < lcp.nf; ++f) {
     const int g = lcp.friction_group[f];
-    const double slack = lcp.q[lcp.offset_lambda + f] +
-                         lcp.A.row(lcp.offset_lambda + f).head(lcp.offset_lambda).dot(z_guess.head(lcp.offset_lambda));
     const double friction = z_guess.segment(lcp.offset_F + f * k, k).sum();
+    const double slack = lcp.balance * (lcp.mu[f] * z_guess[g] - friction);   // w_λ of (ST6)
     if (z_guess[g] > kActive * scale && friction > 0 && slack <= tolerance * lcp.balance * z_guess[g])
       basis.push_back(lcp.offset_lambda + f);
   }
@@ -78,7 +77,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
   for (int r = 0; r < nb; ++r) {
     double w_r = lcp.q[basis[r]];
     for (int c = 0; c < nb; ++c) {
-      A_BB(r, c) = lcp.A(basis[r], basis[c]);
+      A_BB(r, c) = lcp.entry(basis[r], basis[c]);
       w_r += A_BB(r, c) * z_guess[basis[c]];
     }
     rhs[r] = -w_r;
@@ -91,7 +90,8 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
   // An unloaded contact (p_N = 0, p_F = 0) has w_λ = 0 whatever λ̂ is, and λ̂ enters only its own
   // friction rows w_F = F v⁺ + a λ̂ (ST4): the guess cannot say whether it slides, but its λ̂ is then
   // the sliding speed, λ̂ = max(0, max_j −(F v⁺)_j / a), which the basis solve leaves at 0.
-  lcp_residual(lcp.A, lcp.q, z, w);
+  lcp.times(z, w, p_J, Dp);
+  w += lcp.q;
   for (int f = 0; f < lcp.nf; ++f) {
     const int g = lcp.friction_group[f], l = lcp.offset_lambda + f;
     const auto p_F = z.segment(lcp.offset_F + f * k, k);
@@ -99,7 +99,10 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
     const double speed = -w.segment(lcp.offset_F + f * k, k).minCoeff() / lcp.balance;
     if (speed > 0) z[l] = speed;
   }
-  residual = lcp_residual(lcp.A, lcp.q, z, w);
+  lcp.times(z, w, p_J, Dp);
+  const double az = w.lpNorm<Eigen::Infinity>();
+  w += lcp.q;
+  residual = lcp_certificate(lcp.q, z, w, az);
   return residual <= tolerance;
 }
 

@@ -31,12 +31,13 @@ namespace impetus {
 
 /// Buffers of the warm start, kept between calls.
 struct StewartTrinkleWarmStart {
-  Eigen::VectorXd z_guess, w, rhs, delta;
+  Eigen::VectorXd z_guess, w, rhs, delta, p_J, Dp;
   std::vector<int> basis;
   Eigen::MatrixXd A_BB;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
 
-  /// (ST10) for `lcp` of `problem` from its p_*_guess. Returns true with z the accepted solution and
+  /// (ST10) for `lcp` of `problem` from its p_*_guess; needs only assemble_stewart_trinkle_rows (A is
+  /// read off D). Returns true with z the accepted solution and
   /// `residual` its certificate ρ ≤ tolerance; false (z unspecified) when there is no guess or the
   /// guessed basis does not solve the LCP.
   bool solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance, Eigen::VectorXd& z,

@@ -511,5 +511,27 @@ TEST(StewartTrinkleWarmStart, GuessesOfASeparatingContactAreNotTrusted) {
   EXPECT_LE((r.v_plus - P.v_star).lpNorm<Eigen::Infinity>(), kVelocity);
 }
 
+
+TEST(StewartTrinkleWarmStart, EntriesAndProductsReadOffDEqualTheAssembledMatrix) {
+  // The warm start never forms A: entry() and times() must be A's entries and A z exactly (to
+  // roundoff), for any z, every block (U, F, λ), merged groups and a k = 6 pyramid.
+  ProblemBuilder b(kDt);
+  const ContactProblem& P = box_on_ground(b, twist(Eigen::Vector3d(0.3, -0.2, 0), Eigen::Vector3d(0, 0, 1)), kMu,
+                                          Eigen::Vector3d::Zero(), 2);
+  StewartTrinkleLcp lcp;
+  assemble_stewart_trinkle_lcp(P, 6, StewartTrinkleOptions{}.merge_tolerance, lcp);
+  ASSERT_GT(lcp.nf, 0);
+  ASSERT_LT(lcp.ng, P.nc);   // the copies were merged
+  const double scale = lcp.A.cwiseAbs().maxCoeff();
+  for (int r = 0; r < lcp.size; ++r)
+    for (int c = 0; c < lcp.size; ++c) ASSERT_NEAR(lcp.entry(r, c), lcp.A(r, c), 1e-14 * scale) << r << ", " << c;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const Eigen::VectorXd z = Eigen::VectorXd::NullaryExpr(lcp.size, [&] { return u(rng); });
+  Eigen::VectorXd Az, p_J, Dp;
+  lcp.times(z, Az, p_J, Dp);
+  EXPECT_LE((Az - lcp.A * z).lpNorm<Eigen::Infinity>(), 1e-13 * scale * z.lpNorm<Eigen::Infinity>() * lcp.size);
+}
+
 }  // namespace
 }  // namespace impetus
