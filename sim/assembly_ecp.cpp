@@ -167,8 +167,11 @@ void EcpAssembly::assemble(const State& state, StepData& data) const {
       if (static_cast<int>(data.problems.size()) <= island) data.problems.resize(island + 1);
       ContactProblem& P = data.problems[island];
       make_single_body_problem(model_, state, mb.links[link].tree, dt, data, P);
+      // A problem left over from an earlier step with more islands: none of its ECP data is this body's.
       P.body_plane.clear();
       P.replaced_by.clear();
+      P.q.resize(0);
+      P.q_offsets.clear();
     }
     members.emplace_back(link, island);
   }

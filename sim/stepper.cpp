@@ -55,7 +55,9 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       contact_model_name_(contact_model),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
       detector_(model.geometries, make_filter(model)),
-      data_(model) {}
+      data_(model) {
+  if (contact_model_name_ == "ecp") ecp_.emplace(model_);
+}
 
 void Stepper::step(State& state) {
   data_.times = {};
@@ -116,6 +118,9 @@ void Stepper::compute_dynamics(const State& state) {
 
 void Stepper::assemble_contact_problems(const State& state) {
   impetus::assemble_contact_problems(model_, state, dt_, previous_impulse_, data_);
+  // Stage 4b: the ECP bodies' hull–ground pairs replace their ground point contacts. It reads the previous
+  // step's data_.results (the warm starts), which solve_contacts overwrites next.
+  if (ecp_) ecp_->assemble(state, data_);
 }
 
 void Stepper::solve_contacts() {
@@ -159,6 +164,9 @@ void Stepper::solve_contacts() {
 
 void Stepper::integrate_state(State& state) {
   integrate(model_.multibody, state.q, data_.v_plus, dt_, data_.q_plus);
+  // Stage 6b: the configuration at which the ECP model's constraints hold (equal to the integrator's to
+  // round-off, sim/assembly_ecp.hpp), so that the no-penetration of its (E6) is the state's.
+  if (ecp_) ecp_->use_implicit_configuration(data_, data_.q_plus);
   state.q = data_.q_plus;
   state.v = data_.v_plus;
   state.t += dt_;

@@ -5,17 +5,21 @@
 //     2. collision    ContactSet: point, normal, gap φ per contact within the margin
 //     3. dynamics     M(q), h(q, v), τ; v* = v + dt·M⁻¹(τ − h)
 //     4. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ
+//        4b. (ecp only) body–plane pairs of the ECP bodies' convex hulls (sim/assembly_ecp.hpp)
 //     5. contact      ContactModel::solve → v⁺, impulses, statistics
 //     6. integration  q⁺ = q ⊕ dt·v⁺
+//        6b. (ecp only) the ECP bodies' q⁺ from the model's solution (geometrically implicit)
 //   state (q⁺, v⁺, t + dt)
 //
 // (7, recording, is the Recorder's, called by the run loop.)
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "collision/collision_detector.hpp"
 #include "contact/contact_model.hpp"
+#include "sim/assembly_ecp.hpp"
 #include "sim/step_data.hpp"
 #include "sim/world.hpp"
 
@@ -30,6 +34,8 @@ class Stepper {
   void step(State& state);
 
   const StepData& data() const { return data_; }
+  /// The ECP stages (4b, 6b), present only under the "ecp" contact model.
+  const EcpAssembly* ecp_assembly() const { return ecp_ ? &*ecp_ : nullptr; }
   double dt() const { return dt_; }
   const std::string& contact_model_name() const { return contact_model_name_; }
 
@@ -50,6 +56,7 @@ class Stepper {
   StepData data_;
 
   ImpulseMemory previous_impulse_;         // warm start of the contact stage
+  std::optional<EcpAssembly> ecp_;         // stages 4b and 6b; only when contact_model_name_ is "ecp"
 };
 
 }  // namespace impetus

@@ -98,6 +98,17 @@ void EcpSystem::setup(const ContactProblem& problem, const LimitSurface& surface
     p.v = block.offset;
     p.q = problem.q_offsets[data.system];
     p.L = hull.diameter > 0 ? hull.diameter : 1.0;
+    // The ECP's unknowns α: a1 = c + A α with A = ℓ n nᵀ + L (t tᵀ + o oᵀ). Along n, ℓ like the gap rows
+    // it meets; in the plane, the body's size: there a1 is set by the moment balance, whose rows change by
+    // only p_n·ℓ per unit of an ℓ-scaled α, a column ~1e-5 of the face rows' L/ℓ that left the
+    // Levenberg–Marquardt steps (S6) converging linearly whenever redundant point contacts made the
+    // Jacobian singular (a box resting on an ECP body).
+    {
+      const Eigen::Vector3d &n = data.n_W, &t = data.t_W, &o = data.o_W;
+      const double ell = U_ * dt_;
+      p.A = ell * n * n.transpose() + p.L * (t * t.transpose() + o * o.transpose());
+      p.A_inv = n * n.transpose() / ell + (t * t.transpose() + o * o.transpose()) / p.L;
+    }
     p.mass = (*block.M)(0, 0);
     p.P = p.mass * U_;
     p.R = quaternion_of(problem.q, p.q + 3).toRotationMatrix();
@@ -282,7 +293,7 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   const Eigen::Matrix3d E = so3_exp(dt * omega, &Jl);
   nu.noalias() = E * p.u_bar;                                          // ν_i = R⁺ u_i
 
-  const Eigen::Vector3d a1 = p.c + ell * z.segment<3>(p.alpha());
+  const Eigen::Vector3d a1 = p.c + p.A * z.segment<3>(p.alpha());
   const Eigen::Vector3d r = a1 - c_plus;                                // ECP about the centre of mass at t + dt
   const auto l = z.segment(p.l(), p.m);
   const double pn = z[p.pn()], sigma = z[p.sigma()];
@@ -322,12 +333,12 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   for (int k = 0; k < p.m; ++k) {
     const Eigen::Vector3d nu_k = nu.col(k);
     const int row = p.l() + k;
-    H.block<1, 3>(row, p.alpha()) = -nu_k.transpose();                        // · ℓ / ℓ
+    H.block<1, 3>(row, p.alpha()) = -nu_k.transpose() * p.A / ell;
     H.block<1, 3>(row, p.v) = (dt * s_lin / ell) * nu_k.transpose();
     H.block<1, 3>(row, p.v + 3) = -(s_ang / ell) * nu_k.cross(r).transpose() * dJ_omega;
   }
   // (E6): ∂/∂a1 = nᵀ.
-  H.block<1, 3>(p.pn(), p.alpha()) = n.transpose();                           // · ℓ / (U dt)
+  H.block<1, 3>(p.pn(), p.alpha()) = n.transpose() * p.A / ell;
 
   // (E7): ∂u_a/∂v = I − dt[ω]×, ∂u_a/∂ω = −[r]×, ∂u_a/∂a1 = [ω]×; w_r = n·ω.
   const Eigen::Matrix3d W_omega = skew(omega);
@@ -345,7 +356,7 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   const Eigen::Matrix3d scale_rows = ((mu * pn / U) * e).asDiagonal();
   H.block<3, 3>(p.b(), p.v) = scale_rows * dw_dv * s_lin;
   H.block<3, 3>(p.b(), p.v + 3) = scale_rows * dw_domega * s_ang;
-  H.block<3, 3>(p.b(), p.alpha()) = scale_rows * dw_da * ell;
+  H.block<3, 3>(p.b(), p.alpha()) = scale_rows * dw_da * p.A;
   H.block<3, 1>(p.b(), p.pn()) = (mu / U) * w_hat;
   H.block<3, 3>(p.b(), p.b()) = sigma * Eigen::Matrix3d::Identity();
   H.block<3, 1>(p.b(), p.sigma()) = b;
@@ -362,7 +373,7 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   H.block<3, 1>(p.v + 3, p.b() + 1) -= P * e_o * r.cross(o);
   H.block<3, 1>(p.v + 3, p.b() + 2) -= P * e_r * n;
   // ∂(r × f)/∂r = −[f]×, ∂r/∂a1 = I, ∂r/∂v = −dt I.
-  H.block<3, 3>(p.v + 3, p.alpha()) += skew(f) * ell;
+  H.block<3, 3>(p.v + 3, p.alpha()) += skew(f) * p.A;
   H.block<3, 3>(p.v + 3, p.v) -= dt * skew(f) * s_lin;
 }
 
@@ -499,7 +510,7 @@ void EcpSystem::initial_guess(Start start, Eigen::VectorXd& z) const {
         if (p.m > 0) z[p.l() + best] = 1.0 / std::max(-n.dot(nu.col(best)), kSmallestCosine);
       }
     }
-    z.segment<3>(p.alpha()) = (a1 - p.c) / (U_ * dt_);
+    z.segment<3>(p.alpha()) = p.A_inv * (a1 - p.c);
     z[p.pn()] = p_phys[0] / p.P;
     z.segment<3>(p.b()) << p_phys[1] / (p.P * surface_.e_t), p_phys[2] / (p.P * surface_.e_o),
         p_phys[3] / (p.P * surface_.e_r);
@@ -549,7 +560,7 @@ void EcpSystem::extract(const Eigen::VectorXd& z, ContactResult& result) const {
     const BodyPlanePair& data = *p.data;
     BodyPlaneSolution& s = result.body_plane[e];
     s.body = data.body;
-    s.a1_W = p.c + (U_ * dt_) * z.segment<3>(p.alpha());
+    s.a1_W = p.c + p.A * z.segment<3>(p.alpha());
     s.gap = data.n_W.dot(s.a1_W) - data.d;
     s.a2_W = s.a1_W - s.gap * data.n_W;
     s.p_n = p.P * z[p.pn()];
@@ -589,7 +600,7 @@ double EcpSystem::check_all_faces(const Eigen::VectorXd& z) const {
     Eigen::Vector3d c_plus;
     Eigen::Matrix3d R_plus;
     pair_configuration(p, z, c_plus, R_plus);
-    const Eigen::Vector3d a1 = p.c + (U_ * dt_) * z.segment<3>(p.alpha());
+    const Eigen::Vector3d a1 = p.c + p.A * z.segment<3>(p.alpha());
     const Eigen::Vector3d r_L = R_plus.transpose() * (a1 - c_plus) + data.p_LC;   // a1 in L
     worst = std::max(worst, (hull.normals.transpose() * r_L - hull.offsets).maxCoeff());
     const double lowest = ((data.n_W.transpose() * R_plus) * hull.vertices).minCoeff() +

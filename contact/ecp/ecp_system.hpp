@@ -7,7 +7,7 @@
 //   block          unknown (scaled)         physical                  equation
 //   -------------  -----------------------  ------------------------  ----------------------------------
 //   velocity       ξ (nv), free             v⁺ = s_v ⊙ ξ              Newton–Euler (E1), row j ÷ (M_jj s_v,j)
-//   per pair e:    α (3), free              a1 = c + ℓ α              stationarity Σ l_i ν_i + n = 0    (E4)
+//   per pair e:    α (3), free              a1 = c + A α              stationarity Σ l_i ν_i + n = 0    (E4)
 //                  l_i (m_e), bounded, w    l_i                       −f_i(a1) / ℓ ≥ 0                  (E5)
 //                  π_n, bounded             p_n = P π_n               (n·a1 − d) / ℓ ≥ 0                (E6)
 //                  b (3), free              (p_t,p_o,p_r) = P(e_t b₁, e_o b₂, e_r b₃)
@@ -25,6 +25,10 @@
 //   ℓ = U·dt                length: how far gravity moves a body in one step; the gap (E6) and the face
 //                           rows (E5) share it, so that neither the ECP nor the hull can drift by more than
 //                           tolerance·ℓ per step (a looser face scale lets a1 float above the face it rests on)
+//   A = ℓ n nᵀ + L (t tᵀ + o oᵀ)   the ECP's unknowns: ℓ along the normal, like the rows it meets; L in the
+//                           plane, where a1 is set by the moment balance, which changes by only p_n·ℓ per unit
+//                           of an ℓ-scaled α: a Jacobian column ~1e-5 that made Levenberg–Marquardt steps
+//                           converge linearly wherever redundant point contacts made the Jacobian singular
 //   P = m U, P_c = m_c U    impulses: m the body's mass; m_c = 1/(N M⁻¹ Nᵀ)_cc the contact's effective mass
 //   ŵ = (e_t w_t, e_o w_o, e_r w_r)   the weighted slip of seed 003 Eq. 14 (m/s)
 // The face pairs (E5) weigh l_i by w = L/ℓ in the FB function (semismooth_newton.hpp S3): a side face's
@@ -111,6 +115,8 @@ class EcpSystem final : public McpFunction {
     int m = 0;                         // faces in (E4)–(E5)
     std::vector<int> faces;            // (m) their indices in the hull
     double L = 1, mass = 1, P = 1;     // length, mass and impulse scales
+    Eigen::Matrix3d A = Eigen::Matrix3d::Identity();      // scale of the ECP unknowns: a1 = c + A α (m)
+    Eigen::Matrix3d A_inv = Eigen::Matrix3d::Identity();  // its inverse
     Eigen::Vector3d c = Eigen::Vector3d::Zero();     // centre of mass at t (W)
     Eigen::Matrix3d R = Eigen::Matrix3d::Identity();  // R_WL at t
     Eigen::Matrix3Xd u_bar;            // (3×m) face normals at t, R u_i
