@@ -131,16 +131,37 @@ void Recorder::write_trajectory_row(const State& state) {
 void Recorder::write_contact_rows(double t, const StepData& step) {
   // The contacts of the step that ended at t: detected at its start, impulses over the step.
   auto id = [&](int link) { return link < 0 ? std::string("ground") : model_.multibody.links[link].name; };
-  for (std::size_t i = 0; i < step.contacts.size(); ++i) {
-    const ContactPoint& c = step.contacts[i];
+  auto row = [&](int a, int b, const Eigen::Vector3d& p_W, const Eigen::Vector3d& n_W, double gap, double p_n,
+                 double p_t1, double p_t2) {
     put(contacts_, t);
-    contacts_ << ',' << id(c.link_a) << ',' << id(c.link_b);
-    const Eigen::Vector3d& p = step.impulse.size() > i ? step.impulse[i] : Eigen::Vector3d::Zero().eval();
-    for (double x : {c.p_W.x(), c.p_W.y(), c.p_W.z(), c.n_W.x(), c.n_W.y(), c.n_W.z(), c.phi, p[0], p[1], p[2]}) {
+    contacts_ << ',' << id(a) << ',' << id(b);
+    for (double x : {p_W.x(), p_W.y(), p_W.z(), n_W.x(), n_W.y(), n_W.z(), gap, p_n, p_t1, p_t2}) {
       contacts_ << ',';
       put(contacts_, x);
     }
     contacts_ << '\n';
+  };
+  // A geometrically implicit model (ECP) replaces a body's ground points by one equivalent contact
+  // point: that point, with the impulses the model applied there, is written instead of them.
+  replaced_.assign(step.contacts.size(), false);
+  for (std::size_t k = 0; k < step.problems.size() && k < step.islands.size(); ++k) {
+    const ContactProblem& problem = step.problems[k];
+    for (std::size_t r = 0; r < problem.replaced_by.size() && r < step.islands[k].contacts.size(); ++r)
+      if (problem.replaced_by[r] >= 0) replaced_[step.islands[k].contacts[r]] = true;
+  }
+  for (std::size_t i = 0; i < step.contacts.size(); ++i) {
+    if (replaced_[i]) continue;
+    const ContactPoint& c = step.contacts[i];
+    const Eigen::Vector3d p = step.impulse.size() > i ? step.impulse[i] : Eigen::Vector3d::Zero();
+    row(c.link_a, c.link_b, c.p_W, c.n_W, c.phi, p[0], p[1], p[2]);
+  }
+  for (std::size_t k = 0; k < step.islands.size() && k < step.problems.size() && k < step.results.size(); ++k) {
+    const std::vector<BodyPlanePair>& pairs = step.problems[k].body_plane;
+    const std::vector<BodyPlaneSolution>& solutions = step.results[k].body_plane;
+    for (std::size_t j = 0; j < pairs.size() && j < solutions.size(); ++j) {
+      const BodyPlaneSolution& e = solutions[j];
+      row(pairs[j].body, -1, e.a1_W, pairs[j].n_W, e.gap, e.p_n, e.p_t, e.p_o);
+    }
   }
 }
 
