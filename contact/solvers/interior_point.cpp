@@ -23,6 +23,16 @@ const char* to_string(InteriorPointStatus status) {
 
 namespace {
 
+/// Diagnostics on stderr when the environment sets IPM_DEBUG (and IPM_DUMP), read once.
+[[maybe_unused]] bool debug_output() {
+  static const bool on = std::getenv("IPM_DEBUG") != nullptr;
+  return on;
+}
+[[maybe_unused]] bool dump_output() {
+  static const bool on = std::getenv("IPM_DUMP") != nullptr;
+  return on;
+}
+
 bool all_finite(const Eigen::VectorXd& x) { return x.allFinite(); }
 
 /// Sizes of the program's parts agree with each other.
@@ -211,6 +221,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   move_into_cone(z_);
 
   double best_merit = std::numeric_limits<double>::infinity();
+  best_history_.clear();
   int small_steps = 0;
   const int degree = L.degree();
   for (int iteration = 0;; ++iteration) {
@@ -228,7 +239,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       break;
     }
     const double merit = std::max({pres, dres, relgap});
-    if (std::getenv("IPM_DEBUG")) std::fprintf(stderr, "it %d pres %.2e dres %.2e gap %.2e\n", iteration, pres, dres, relgap);
+    if (debug_output()) std::fprintf(stderr, "it %d pres %.2e dres %.2e gap %.2e\n", iteration, pres, dres, relgap);
     if (merit < best_merit) {
       best_merit = merit;
       best_v_ = v_;
@@ -243,6 +254,21 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     result.iterations = iteration;
     if (std::max(pres, dres) <= options_.tolerance && relgap <= options_.gap_tolerance) {
       result.status = InteriorPointStatus::Solved;
+      break;
+    }
+    // (IP9) The tail: residuals at the tolerance, the gap within kStallGap of gap_tolerance, and the
+    // best merit not halved in `stall_window` iterations. Newton's tail divides the merit by ~10 per
+    // iteration, so this only fires where rounding (a KKT system singular at a degenerate solution)
+    // holds the gap just above gap_tolerance; more iterations would not move it. kStallGap = 100
+    // keeps the gap (1e-9 by default) ten times below `tolerance`, so the velocities are as good as
+    // a Solved point's (interior_point.hpp, gap_tolerance).
+    best_history_.push_back(best_merit);
+    const int window = options_.stall_window;
+    constexpr double kStallGap = 100;
+    if (window > 0 && iteration >= window && std::max(pres, dres) <= options_.tolerance &&
+        relgap <= kStallGap * options_.gap_tolerance && best_merit > 0.5 * best_history_[iteration - window]) {
+      fail(InteriorPointStatus::Stalled, "the gap stalled at " + std::to_string(result.gap) + " after " +
+                                             std::to_string(iteration) + " iterations");
       break;
     }
     if (iteration >= options_.max_iterations) {
@@ -267,7 +293,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     kkt_.multiply_W2(dza_, tmp_z_);
     dsa_ = -s_ - tmp_z_;
 
-    if (std::getenv("IPM_DUMP") && iteration >= 18 && iteration <= 19) {
+    if (dump_output() && iteration >= 18 && iteration <= 19) {
       for (int i = 0; i < L.n_lp(); ++i) std::fprintf(stderr, "  lp %d s %.3e z %.3e ds %.3e dz %.3e\n", i, s_[i], z_[i], dsa_[i], dza_[i]);
       for (int c = 0; c < L.ncone; ++c) { const int k = L.cone(c); std::fprintf(stderr, "  soc %d s (%.3e %.3e %.3e) z (%.3e %.3e %.3e) sJ %.3e zJ %.3e  ds (%.2e %.2e %.2e) dz (%.2e %.2e %.2e) step %.3e %.3e\n", c, s_[k], s_[k+1], s_[k+2], z_[k], z_[k+1], z_[k+2], soc::j_norm(s_.segment<3>(k)), soc::j_norm(z_.segment<3>(k)), dsa_[k],dsa_[k+1],dsa_[k+2],dza_[k],dza_[k+1],dza_[k+2], soc::max_step(s_.segment<3>(k), dsa_.segment<3>(k)), soc::max_step(z_.segment<3>(k), dza_.segment<3>(k))); }
     }
@@ -322,7 +348,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       fail(InteriorPointStatus::NumericalFailure, "non-finite step");
       break;
     }
-    if (std::getenv("IPM_DEBUG")) std::fprintf(stderr, "   alpha_a %.3e sigma %.3e alpha %.3e\n", alpha_a, sigma, alpha);
+    if (debug_output()) std::fprintf(stderr, "   alpha_a %.3e sigma %.3e alpha %.3e\n", alpha_a, sigma, alpha);
     constexpr double kSmallStep = 1e-10;
     small_steps = alpha < kSmallStep ? small_steps + 1 : 0;
     if (small_steps >= 3) {

@@ -87,6 +87,42 @@ TEST(MaxDissipationRamp, AgreesWithStewartTrinkle) {
   EXPECT_LT((md.position("box") - st.position("box")).norm(), kAgreement);
 }
 
+TEST(MaxDissipationRamp, SticksIffTanThetaIsAtMostMuAndAgreesWithStewartTrinkle) {
+  // The friction coefficient swept across tan 30° = 0.5774, two values on each side: from rest the box
+  // sticks iff tan θ ≤ μ, else it slides with g(sin θ − μ cos θ) (seed-002 notes §5.3), and
+  // stewart_trinkle's LCP gives the same motion at every μ (along the slope the slip lies on an edge of
+  // its pyramid). μ = 0.55 slides at only 0.23 m/s², a tenth of ramp_slide's.
+  const double theta = M_PI / 6;
+  for (const double mu : {0.40, 0.55, 0.60, 0.80}) {
+    test::SceneRun md("ramp_slide.xml", "max_dissipation");
+    test::SceneRun st("ramp_slide.xml", "stewart_trinkle");
+    md.world.model.physics.mu = st.world.model.physics.mu = mu;   // the steppers read the model each step
+    ASSERT_TRUE(md.world.model.pair_materials.empty());
+    const double s0 = along_slope(md).s;
+    const int settle = md.steps_for(0.05), n = md.steps_for(0.25);
+    double v_start = 0, largest_difference = 0;
+    for (int k = 0; k < settle + n; ++k) {
+      md.step();
+      st.step();
+      if (k + 1 == settle) v_start = along_slope(md).v;
+      largest_difference = std::max(largest_difference, (md.velocity("box") - st.velocity("box")).norm());
+    }
+    const SlopeMotion end = along_slope(md);
+    if (std::tan(theta) <= mu) {
+      // Sticking: as SticksWhenTanThetaIsBelowMu, the solver's tolerance over 300 steps.
+      constexpr double kStickDriftBound = 1e-6;   // m
+      EXPECT_LT(std::abs(end.s - s0), kStickDriftBound) << "mu " << mu;
+    } else {
+      const double a = g * (std::sin(theta) - mu * std::cos(theta));
+      constexpr double kAccelerationRelTol = 1e-6;   // as SlidesWithTheCoulombAcceleration
+      EXPECT_NEAR((v_start - end.v) / (n * md.dt()), a, kAccelerationRelTol * a) << "mu " << mu;
+    }
+    // Lemke's certificate, 1e-6 of the velocity scale per step (as AgreesWithStewartTrinkle).
+    constexpr double kAgreement = 1e-6;
+    EXPECT_LT(largest_difference, kAgreement) << "mu " << mu;
+  }
+}
+
 TEST(MaxDissipationGranular, SmallPileSettlesWithoutEnergyGainOrDeepPenetration) {
   test::SceneRun run("granular_small.xml");
   double max_kinetic = 0, max_penetration = 0, kinetic = 0;
@@ -156,6 +192,20 @@ struct ArmLoop {
     return bias_forces(mb(), data.multibody, Eigen::VectorXd::Zero(mb().nv));
   }
 
+  /// ½ v*ᵀ H v* before and after the joint-friction stage in the last QP4 step (J), H = M + dt·D.
+  double friction_energy_before = 0, friction_energy_after = 0;
+
+  double h_energy() const {
+    double e = 0;
+    for (std::size_t t = 0; t < mb().trees.size(); ++t) {
+      const Tree& tree = mb().trees[t];
+      if (tree.nv == 0) continue;
+      const auto v = data.v_star.segment(tree.v_offset, tree.nv);
+      e += 0.5 * v.dot(data.M_eff[t] * v);
+    }
+    return e;
+  }
+
   void step(double dt, bool explicit_law) {
     forward_kinematics(mb(), data.multibody, state.q, state.v);
     crba(mb(), data.multibody);
@@ -180,7 +230,11 @@ struct ArmLoop {
       data.M_llt[t].compute(M);
       data.v_star.segment(tree.v_offset, tree.nv) = data.M_llt[t].solve(data.multibody.M[t] * v + dt * tau);
     }
-    if (!explicit_law) apply_joint_friction(world.model, state, dt, data);
+    if (!explicit_law) {
+      friction_energy_before = h_energy();
+      apply_joint_friction(world.model, state, dt, data);
+      friction_energy_after = h_energy();
+    }
     integrate(mb(), state.q, data.v_star, dt, q_next);
     state.q = q_next;
     state.v = data.v_star;
@@ -262,6 +316,24 @@ TEST(JointFrictionArm, QuarterNewtonMetreLetsItFallSlowerThanFreely) {
   constexpr double kAgreement = 0.1;
   EXPECT_NEAR(qp.state.q[shoulder], fine.state.q[shoulder], kAgreement * std::abs(fell));
   EXPECT_NEAR(qp.state.q[elbow], fine.state.q[elbow], kAgreement * std::abs(fell) + 1e-3);
+}
+
+TEST(JointFrictionArm, NoJointFrictionStageAddsEnergy) {
+  // The arm scenes have no contacts; their dissipative stage is joint friction. x = 0 is feasible for
+  // QP4, so its minimum has ½v⁺ᵀHv⁺ ≤ ½v*ᵀHv* in the metric H = M + dt·D it minimises, every step.
+  for (const char* file : {"arm_friction_hold.xml", "arm_friction_fall.xml"}) {
+    ArmLoop arm(file);
+    const double dt = arm.world.model.physics.dt;
+    double dissipated = 0;
+    for (int k = 0; k < static_cast<int>(std::lround(1.0 / dt)); ++k) {
+      arm.step(dt, false);
+      // Rounding of energies of O(1) J: QP4's solution is exact up to a few ulps of ‖H‖‖v‖².
+      constexpr double kEnergyRounding = 1e-12;   // J
+      ASSERT_LE(arm.friction_energy_after, arm.friction_energy_before + kEnergyRounding) << file << " step " << k;
+      dissipated += arm.friction_energy_before - arm.friction_energy_after;
+    }
+    EXPECT_GT(dissipated, 0.0) << file;   // and friction did act
+  }
 }
 
 TEST(JointFrictionArm, StepperAppliesJointFriction) {
