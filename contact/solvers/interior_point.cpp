@@ -1,5 +1,6 @@
 // Mehrotra predictor–corrector for the cone program (interior_point.hpp).
 #include "contact/solvers/interior_point.hpp"
+#include "contact/solvers/interior_point_debug.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,15 +24,6 @@ const char* to_string(InteriorPointStatus status) {
 
 namespace {
 
-/// Diagnostics on stderr when the environment sets IPM_DEBUG (and IPM_DUMP), read once.
-[[maybe_unused]] bool debug_output() {
-  static const bool on = std::getenv("IPM_DEBUG") != nullptr;
-  return on;
-}
-[[maybe_unused]] bool dump_output() {
-  static const bool on = std::getenv("IPM_DUMP") != nullptr;
-  return on;
-}
 
 bool all_finite(const Eigen::VectorXd& x) { return x.allFinite(); }
 
@@ -239,7 +231,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       break;
     }
     const double merit = std::max({pres, dres, relgap});
-    if (debug_output()) std::fprintf(stderr, "it %d pres %.2e dres %.2e gap %.2e\n", iteration, pres, dres, relgap);
+    if (ipm_debug_output()) std::fprintf(stderr, "it %d pres %.2e dres %.2e gap %.2e\n", iteration, pres, dres, relgap);
     if (merit < best_merit) {
       best_merit = merit;
       best_v_ = v_;
@@ -293,7 +285,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     kkt_.multiply_W2(dza_, tmp_z_);
     dsa_ = -s_ - tmp_z_;
 
-    if (dump_output() && iteration >= 18 && iteration <= 19) {
+    if (ipm_dump_output() && iteration >= 18 && iteration <= 19) {
       for (int i = 0; i < L.n_lp(); ++i) std::fprintf(stderr, "  lp %d s %.3e z %.3e ds %.3e dz %.3e\n", i, s_[i], z_[i], dsa_[i], dza_[i]);
       for (int c = 0; c < L.ncone; ++c) { const int k = L.cone(c); std::fprintf(stderr, "  soc %d s (%.3e %.3e %.3e) z (%.3e %.3e %.3e) sJ %.3e zJ %.3e  ds (%.2e %.2e %.2e) dz (%.2e %.2e %.2e) step %.3e %.3e\n", c, s_[k], s_[k+1], s_[k+2], z_[k], z_[k+1], z_[k+2], soc::j_norm(s_.segment<3>(k)), soc::j_norm(z_.segment<3>(k)), dsa_[k],dsa_[k+1],dsa_[k+2],dza_[k],dza_[k+1],dza_[k+2], soc::max_step(s_.segment<3>(k), dsa_.segment<3>(k)), soc::max_step(z_.segment<3>(k), dza_.segment<3>(k))); }
     }
@@ -348,7 +340,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       fail(InteriorPointStatus::NumericalFailure, "non-finite step");
       break;
     }
-    if (debug_output()) std::fprintf(stderr, "   alpha_a %.3e sigma %.3e alpha %.3e\n", alpha_a, sigma, alpha);
+    if (ipm_debug_output()) std::fprintf(stderr, "   alpha_a %.3e sigma %.3e alpha %.3e\n", alpha_a, sigma, alpha);
     constexpr double kSmallStep = 1e-10;
     small_steps = alpha < kSmallStep ? small_steps + 1 : 0;
     if (small_steps >= 3) {

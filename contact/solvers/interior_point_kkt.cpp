@@ -1,5 +1,6 @@
 // The reduced KKT system (IP5) of interior_point_kkt.hpp: assembly, factorization, solve.
 #include "contact/solvers/interior_point_kkt.hpp"
+#include "contact/solvers/interior_point_debug.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,15 +12,6 @@
 namespace impetus {
 namespace {
 
-/// Diagnostics on stderr when the environment sets IPM_DEBUG (and IPM_DUMP), read once.
-[[maybe_unused]] bool debug_output() {
-  static const bool on = std::getenv("IPM_DEBUG") != nullptr;
-  return on;
-}
-[[maybe_unused]] bool dump_output() {
-  static const bool on = std::getenv("IPM_DUMP") != nullptr;
-  return on;
-}
 
 /// Static regularization δ_s of (IP6), scaled units (K's entries are O(1) there): small enough that
 /// two refinement rounds remove it, large enough that the zero p block has pivots of its sign.
@@ -175,7 +167,7 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
   std::vector<char> last(nK_, 0);   // the budgets' dense rows go last
   for (int j = 0; j < layout_.nbud; ++j) last[oz_ + layout_.budget(j)] = 1;
   ldlt_.analyse(K_, last);
-  if (debug_output()) std::fprintf(stderr, "KKT n %d nnz(K) %ld nnz(L) %ld flops %.3g\n", nK_, (long)K_.nonZeros(), ldlt_.factor_nonzeros(), ldlt_.flops());
+  if (ipm_debug_output()) std::fprintf(stderr, "KKT n %d nnz(K) %ld nnz(L) %ld flops %.3g\n", nK_, (long)K_.nonZeros(), ldlt_.factor_nonzeros(), ldlt_.flops());
   return true;
 }
 
@@ -193,7 +185,7 @@ bool InteriorPointKkt::factor(const ConeScaling& W) {
   for (int i = 0; i < nK_; ++i) values[diag_pos_[i]] += sign_[i] * kStaticRegularization;   // (IP6)
   const auto t0 = std::chrono::steady_clock::now();
   const bool ok = ldlt_.factor(K_, sign_, kDynamicEpsilon, kDynamicDelta);
-  if (debug_output()) std::fprintf(stderr, "   factor %.3f ms\n", 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (ipm_debug_output()) std::fprintf(stderr, "   factor %.3f ms\n", 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   return ok;
 }
 
@@ -318,7 +310,7 @@ void InteriorPointKkt::solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& r
     ez_ = rz - ez_;
     const double err = std::max({ev_.lpNorm<Eigen::Infinity>(), ep_.lpNorm<Eigen::Infinity>(),
                                  ey_.lpNorm<Eigen::Infinity>(), ez_.lpNorm<Eigen::Infinity>()});
-    if (debug_output()) std::fprintf(stderr, "      refine %d err %.3e scale %.3e reg %d\n", round, err, scale, ldlt_.regularized_pivots());
+    if (ipm_debug_output()) std::fprintf(stderr, "      refine %d err %.3e scale %.3e reg %d\n", round, err, scale, ldlt_.regularized_pivots());
     if (!(err > kRefinementFloor * scale)) break;
     reduced_solve(ev_, ep_, ey_, ez_, cv_, cp_, cy_, cz_);
     dv += cv_;
