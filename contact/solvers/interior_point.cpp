@@ -285,10 +285,6 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     kkt_.multiply_W2(dza_, tmp_z_);
     dsa_ = -s_ - tmp_z_;
 
-    if (ipm_dump_output() && iteration >= 18 && iteration <= 19) {
-      for (int i = 0; i < L.n_lp(); ++i) std::fprintf(stderr, "  lp %d s %.3e z %.3e ds %.3e dz %.3e\n", i, s_[i], z_[i], dsa_[i], dza_[i]);
-      for (int c = 0; c < L.ncone; ++c) { const int k = L.cone(c); std::fprintf(stderr, "  soc %d s (%.3e %.3e %.3e) z (%.3e %.3e %.3e) sJ %.3e zJ %.3e  ds (%.2e %.2e %.2e) dz (%.2e %.2e %.2e) step %.3e %.3e\n", c, s_[k], s_[k+1], s_[k+2], z_[k], z_[k+1], z_[k+2], soc::j_norm(s_.segment<3>(k)), soc::j_norm(z_.segment<3>(k)), dsa_[k],dsa_[k+1],dsa_[k+2],dza_[k],dza_[k+1],dza_[k+2], soc::max_step(s_.segment<3>(k), dsa_.segment<3>(k)), soc::max_step(z_.segment<3>(k), dza_.segment<3>(k))); }
-    }
     // 3. Centring.
     const double alpha_a = std::min(1.0, max_step(s_, dsa_, z_, dza_));
     double sigma = 0;

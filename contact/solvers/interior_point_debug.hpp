@@ -1,5 +1,5 @@
-// Diagnostics of the interior-point method on stderr, switched on by the environment: IPM_DEBUG (one
-// line per iteration) and IPM_DUMP (the KKT data). Read once per process, never in the loop.
+// Diagnostics of the interior-point method on stderr, switched on by the environment variable
+// IPM_DEBUG: residuals, steps and factorization sizes per iteration. Read once per process.
 #pragma once
 
 #include <cstdlib>
@@ -8,11 +8,6 @@ namespace impetus {
 
 inline bool ipm_debug_output() {
   static const bool on = std::getenv("IPM_DEBUG") != nullptr;
-  return on;
-}
-
-inline bool ipm_dump_output() {
-  static const bool on = std::getenv("IPM_DUMP") != nullptr;
   return on;
 }
 

@@ -226,13 +226,11 @@ TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {
   }
 }
 
-TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
-  // Phase II in impulse form ([002] QP1): minimise ½pᵀAp + pᵀb, A = G M⁻¹ Gᵀ, b = G v*, with
-  // A_N p + b_N + φ/dt ≥ 0. With A = L Lᵀ it is the cone program of unit inertia, 𝐉 = L, v* = L⁻¹b,
-  // R = E_N L — the same solver on a different formulation; both must give the same impulses.
-  // A is positive definite here: two boxes, each on the ground at one point and touching each other
-  // at a third, leave no self-equilibrated set of contact forces (two points on one body would).
-  ProblemBuilder b(0.002);
+/// Two boxes, each on the ground at one point and touching each other at a third, both falling:
+/// every contact closes. A = G M⁻¹ Gᵀ is positive definite (no self-equilibrated set of contact
+/// forces, as two points on one body would give), and phase II is degenerate: the budget is active
+/// together with the non-penetration rows.
+const ContactProblem& two_falling_boxes(ProblemBuilder& b) {
   b.add_system(box_inertia(1.2, Eigen::Vector3d(0.1, 0.2, 0.15)));
   b.add_system(box_inertia(0.7, Eigen::Vector3d(0.1, 0.1, 0.1)));
   std::mt19937 rng(5);
@@ -252,7 +250,17 @@ TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
   Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(12, [&] { return 0.5 * n(rng); });
   v[2] -= 1.0;   // both boxes fall: every contact closes
   v[8] -= 2.0;
-  const ContactProblem& P = b.build(v, v);
+  return b.build(v, v);
+}
+
+TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
+  // Phase II in impulse form ([002] QP1): minimise ½pᵀAp + pᵀb, A = G M⁻¹ Gᵀ, b = G v*, with
+  // A_N p + b_N + φ/dt ≥ 0. With A = L Lᵀ it is the cone program of unit inertia, 𝐉 = L, v* = L⁻¹b,
+  // R = E_N L — the same solver on a different formulation; both must give the same impulses.
+  // A is positive definite here: two boxes, each on the ground at one point and touching each other
+  // at a third, leave no self-equilibrated set of contact forces (two points on one body would).
+  ProblemBuilder b(0.002);
+  const ContactProblem& P = two_falling_boxes(b);
 
   MaxDissipation model;
   const ContactResult r = solve(model, P);
@@ -299,6 +307,44 @@ TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
   const double quadratic = 0.5 * ri.v.squaredNorm() - 0.5 * impulse_form.v_star.squaredNorm();
   EXPECT_NEAR(P.kinetic_energy(r.v_plus) - P.kinetic_energy(P.v_star), quadratic,
               kEnergy * P.kinetic_energy(P.v_star));
+}
+
+TEST(InteriorPointTail, AGapStalledJustAboveItsToleranceStopsAsAcceptable) {
+  // (IP9) on phase II of the degenerate two-box problem: with gap_tolerance = 1e-15 the gap cannot
+  // reach it (rounding holds it near 1e-14), so without the tail stop the solve runs to its iteration
+  // limit; with it, it stops (Stalled, reported Acceptable) as soon as the best merit stops halving,
+  // with the residuals at the tolerance.
+  ProblemBuilder b(0.002);
+  const ContactProblem& P = two_falling_boxes(b);
+  MaxDissipation model;
+  ContactResult r;
+  model.solve(P, r);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  ConeProgram program;
+  ImpulseLayout layout;
+  build_phase_two(P, FrictionCone::SecondOrder, 4, model.last_report().kappa, Eigen::VectorXd(), program, layout);
+
+  InteriorPointOptions options;
+  options.gap_tolerance = 1e-15;
+  options.max_iterations = 200;
+  options.stall_window = 0;
+  InteriorPointResult without_tail;
+  InteriorPointSolver(options).solve(program, nullptr, without_tail);
+  options.stall_window = 3;
+  InteriorPointResult with_tail;
+  InteriorPointSolver(options).solve(program, nullptr, with_tail);
+
+  if (without_tail.solved()) GTEST_SKIP() << "the gap reached 1e-15 here: no tail to stop";
+  // Both end short of (IP6) and report their best iterate as usable (Acceptable); the messages say why.
+  EXPECT_EQ(without_tail.iterations, options.max_iterations);
+  EXPECT_NE(without_tail.message.find("no convergence"), std::string::npos) << without_tail.message;
+  EXPECT_NE(with_tail.message.find("stalled"), std::string::npos) << with_tail.message;
+  EXPECT_TRUE(with_tail.usable());
+  EXPECT_LT(with_tail.iterations, options.max_iterations / 4);
+  EXPECT_LE(std::max(with_tail.primal_residual, with_tail.dual_residual), options.tolerance);
+  // The stopped point is the same solution to the model's certified accuracy (see the test above).
+  EXPECT_LE((with_tail.p - without_tail.p).lpNorm<Eigen::Infinity>(),
+            model.options().check_tolerance * model.last_report().kappa);
 }
 
 TEST(MaxDissipation, PyramidLosesMuKappaAlongAnEdgeAndLessBetweenEdges) {
