@@ -129,6 +129,25 @@ void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::M
   }
 }
 
+void ContactProblem::clear_rows(int columns) {
+  nc = 0;
+  N.resize(0, columns);
+  S.resize(0, columns);
+  T.resize(0, columns);
+  phi.resize(0);
+  mu.resize(0);
+  mu_viscous.resize(0);
+  keys.clear();
+  replaced_by.clear();
+  nl = 0;
+  L.resize(0, columns);
+  phi_L.resize(0);
+  p_N_guess.resize(0);
+  p_S_guess.resize(0);
+  p_T_guess.resize(0);
+  p_L_guess.resize(0);
+}
+
 double ContactProblem::kinetic_energy(const Eigen::VectorXd& x) const {
   assert(x.size() == nv);
   double twice = 0;

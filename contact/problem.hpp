@@ -121,6 +121,9 @@ struct ContactProblem {
   void delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out) const;
   /// Kinetic energy ½ xᵀ M x of a velocity of this island.
   double kinetic_energy(const Eigen::VectorXd& x) const;
+  /// No contact and no joint-limit row (nc = nl = 0) over nv velocity coordinates, guesses and
+  /// replaced_by included; keeps the storage for reuse.
+  void clear_rows(int nv);
 };
 
 }  // namespace impetus

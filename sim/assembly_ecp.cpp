@@ -27,21 +27,7 @@ void make_single_body_problem(const WorldModel& model, const State& state, int t
   P.nv = tree.nv;
   P.v = state.v.segment(tree.v_offset, tree.nv);
   P.v_star = data.v_star.segment(tree.v_offset, tree.nv);
-  P.nc = 0;
-  P.N.resize(0, tree.nv);
-  P.S.resize(0, tree.nv);
-  P.T.resize(0, tree.nv);
-  P.phi.resize(0);
-  P.mu.resize(0);
-  P.mu_viscous.resize(0);
-  P.keys.clear();
-  P.nl = 0;
-  P.L.resize(0, tree.nv);
-  P.phi_L.resize(0);
-  P.p_N_guess.resize(0);
-  P.p_S_guess.resize(0);
-  P.p_T_guess.resize(0);
-  P.p_L_guess.resize(0);
+  P.clear_rows(tree.nv);
 }
 
 }  // namespace

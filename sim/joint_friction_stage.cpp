@@ -5,27 +5,26 @@
 
 namespace impetus {
 
-void apply_joint_friction(const WorldModel& model, const State& /*state*/, double dt, StepData& data) {
+void apply_joint_friction(const WorldModel& model, double dt, StepData& data) {
   const MultibodyModel& mb = model.multibody;
   // Scratch of this thread, reused step after step.
   thread_local JointFrictionSolver solver;
   thread_local std::vector<int> dofs;
+  thread_local std::vector<double> betas;
   thread_local Eigen::VectorXd bound, v_star, x, v;
   for (std::size_t t = 0; t < mb.trees.size(); ++t) {
     const Tree& tree = mb.trees[t];
     if (tree.nv == 0) continue;
     dofs.clear();
+    betas.clear();
     for (int i = tree.first_link; i < tree.first_link + tree.num_links; ++i) {
       const Joint& j = mb.links[i].joint;
-      if (joint_nv(j.type) == 1 && j.friction > 0) dofs.push_back(j.v_index - tree.v_offset);
+      if (joint_nv(j.type) != 1 || j.friction <= 0) continue;
+      dofs.push_back(j.v_index - tree.v_offset);
+      betas.push_back(dt * j.friction);   // β = dt·μ_c (Coulomb only)
     }
     if (dofs.empty()) continue;
-    bound.resize(static_cast<int>(dofs.size()));
-    int k = 0;
-    for (int i = tree.first_link; i < tree.first_link + tree.num_links; ++i) {
-      const Joint& j = mb.links[i].joint;
-      if (joint_nv(j.type) == 1 && j.friction > 0) bound[k++] = dt * j.friction;   // β = dt·μ_c (Coulomb only)
-    }
+    bound = Eigen::Map<const Eigen::VectorXd>(betas.data(), static_cast<Eigen::Index>(betas.size()));
     v_star = data.v_star.segment(tree.v_offset, tree.nv);
     solver.solve(data.M_llt[t], v_star, dofs, bound, x, v);
     data.v_star.segment(tree.v_offset, tree.nv) = v;

@@ -39,6 +39,6 @@ namespace impetus {
 /// Replaces data.v_star, tree by tree, with the velocity after Coulomb joint friction (QP4). Needs
 /// stage 3 in `data` (M_eff, M_llt, v_star). dt: the step (s). Trees without joint friction are not
 /// touched. Allocates nothing once warm.
-void apply_joint_friction(const WorldModel& model, const State& state, double dt, StepData& data);
+void apply_joint_friction(const WorldModel& model, double dt, StepData& data);
 
 }  // namespace impetus

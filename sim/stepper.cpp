@@ -68,7 +68,7 @@ void Stepper::step(State& state) {
   detect_collisions();
   clock.lap(data_.times.collision);
   compute_dynamics(state);
-  resolve_joint_friction(state);
+  resolve_joint_friction();
   clock.lap(data_.times.dynamics);
   assemble_contact_problems(state);
   clock.lap(data_.times.assembly);
@@ -90,7 +90,7 @@ void Stepper::detect_collisions() {
 
 // Coulomb joint friction (seed 002 QP4) between dynamics and assembly: sim/joint_friction_stage.hpp.
 // Its time counts as dynamics in the statistics, since it only reshapes v*.
-void Stepper::resolve_joint_friction(const State& state) { apply_joint_friction(model_, state, dt_, data_); }
+void Stepper::resolve_joint_friction() { apply_joint_friction(model_, dt_, data_); }
 
 void Stepper::compute_dynamics(const State& state) {
   const MultibodyModel& mb = model_.multibody;

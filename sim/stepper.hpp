@@ -43,7 +43,7 @@ class Stepper {
   void compute_kinematics(const State& state);
   void detect_collisions();
   void compute_dynamics(const State& state);
-  void resolve_joint_friction(const State& state);
+  void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
   void integrate_state(State& state);

@@ -90,19 +90,19 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
   // An unloaded contact (p_N = 0, p_F = 0) has w_λ = 0 whatever λ̂ is, and λ̂ enters only its own
   // friction rows w_F = F v⁺ + a λ̂ (ST4): the guess cannot say whether it slides, but its λ̂ is then
   // the sliding speed, λ̂ = max(0, max_j −(F v⁺)_j / a), which the basis solve leaves at 0.
-  lcp.times(z, w, p_J, Dp);
-  w += lcp.q;
+  lcp.times(z, Az, p_J, Dp);
+  w = Az + lcp.q;
   for (int f = 0; f < lcp.nf; ++f) {
     const int g = lcp.friction_group[f], l = lcp.offset_lambda + f;
     const auto p_F = z.segment(lcp.offset_F + f * k, k);
     if (z[g] != 0 || z[l] != 0 || p_F.any()) continue;
     const double speed = -w.segment(lcp.offset_F + f * k, k).minCoeff() / lcp.balance;
-    if (speed > 0) z[l] = speed;
+    if (!(speed > 0)) continue;
+    z[l] = speed;   // its column of A is a in the group's F rows and nothing else (ST6)
+    Az.segment(lcp.offset_F + f * k, k).array() += lcp.balance * speed;
+    w.segment(lcp.offset_F + f * k, k).array() += lcp.balance * speed;
   }
-  lcp.times(z, w, p_J, Dp);
-  const double az = w.lpNorm<Eigen::Infinity>();
-  w += lcp.q;
-  residual = lcp_certificate(lcp.q, z, w, az);
+  residual = lcp_certificate(lcp.q, z, w, Az.lpNorm<Eigen::Infinity>());
   return residual <= tolerance;
 }
 

@@ -31,7 +31,7 @@ namespace impetus {
 
 /// Buffers of the warm start, kept between calls.
 struct StewartTrinkleWarmStart {
-  Eigen::VectorXd z_guess, w, rhs, delta, p_J, Dp;
+  Eigen::VectorXd z_guess, Az, w, rhs, delta, p_J, Dp;
   std::vector<int> basis;
   Eigen::MatrixXd A_BB;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;

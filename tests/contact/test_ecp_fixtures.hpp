@@ -166,22 +166,7 @@ class GroundWorld {
       }
     }
     P.q_offsets.push_back(7 * nb);
-    P.nc = 0;
-    P.N.resize(0, P.nv);
-    P.S.resize(0, P.nv);
-    P.T.resize(0, P.nv);
-    P.phi.resize(0);
-    P.mu.resize(0);
-    P.mu_viscous.resize(0);
-    P.keys.clear();
-    P.replaced_by.clear();
-    P.nl = 0;
-    P.L.resize(0, P.nv);
-    P.phi_L.resize(0);
-    P.p_N_guess.resize(0);
-    P.p_S_guess.resize(0);
-    P.p_T_guess.resize(0);
-    P.p_L_guess.resize(0);
+    P.clear_rows(P.nv);
     return P;
   }
 

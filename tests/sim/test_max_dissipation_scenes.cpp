@@ -232,7 +232,7 @@ struct ArmLoop {
     }
     if (!explicit_law) {
       friction_energy_before = h_energy();
-      apply_joint_friction(world.model, state, dt, data);
+      apply_joint_friction(world.model, dt, data);
       friction_energy_after = h_energy();
     }
     integrate(mb(), state.q, data.v_star, dt, q_next);
@@ -342,7 +342,7 @@ TEST(JointFrictionArm, StepperAppliesJointFriction) {
   const Eigen::VectorXd q0 = run.state.q;
   for (int k = 0; k < run.steps_for(0.5); ++k) run.step();
   EXPECT_LT((run.state.q - q0).cwiseAbs().maxCoeff(), 1e-9)
-      << "is apply_joint_friction(model_, state, dt_, data_) called in Stepper::step after compute_dynamics?";
+      << "is apply_joint_friction(model_, dt_, data_) called in Stepper::step after compute_dynamics?";
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "collision/mass_properties.hpp"
 #include "collision/mesh_io.hpp"
 #include "sim/load_error.hpp"
+#include "temp_dir.hpp"
 
 namespace impetus {
 namespace {
@@ -28,19 +29,6 @@ constexpr double kFloat32 = 1e-7;
 constexpr double kPrinted9 = 1e-8;
 // Volumes of meshes with small integer or power-of-two coordinates: exact but for round-off.
 constexpr double kExactVolume = 1e-15;
-
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("impetus_mesh_io_" + std::to_string(::getpid()))) { fs::create_directories(path_); }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(path_ / name, std::ios::binary) << bytes;
-    return (path_ / name).string();
-  }
-
- private:
-  fs::path path_;
-};
 
 Eigen::Vector3d vec3(const json& a) { return {a[0].get<double>(), a[1].get<double>(), a[2].get<double>()}; }
 
@@ -123,7 +111,7 @@ TEST(MeshIo, BinaryStlWhoseHeaderSaysSolid) {
 // --- STL written here -----------------------------------------------------------------------------------------
 
 TEST(MeshIo, BinaryAndAsciiStlOfOneSolidAgree) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   const std::string binary = dir.write("t.stl", binary_stl(tetra(), "solid looks like ASCII but is not"));
   std::string ascii = "solid tetra made by hand\n";
   for (const auto& t : tetra()) {
@@ -144,7 +132,7 @@ TEST(MeshIo, BinaryAndAsciiStlOfOneSolidAgree) {
 }
 
 TEST(MeshIo, AsciiStlWithSeveralSolids) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   std::string text;
   for (int s = 0; s < 2; ++s) {
     text += "solid part" + std::to_string(s) + "\nfacet normal 0 0 1\nouter loop\n";
@@ -157,7 +145,7 @@ TEST(MeshIo, AsciiStlWithSeveralSolids) {
 }
 
 TEST(MeshIo, MalformedStlIsRefusedWithItsLine) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   {
     const std::string path = dir.write("short.stl", "solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0\nvertex 0 1 0\n");
     const LoadError e = refusal(path);
@@ -186,7 +174,7 @@ TEST(MeshIo, MalformedStlIsRefusedWithItsLine) {
 // --- OBJ ------------------------------------------------------------------------------------------------------
 
 TEST(MeshIo, ObjFacesInEveryForm) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   // A unit cube around the origin: quads (fan-triangulated), corners in the forms i, i/t, i/t/n, i//n,
   // negative indices, a continued line, comments, vertex colours, and statements to skip.
   const std::string text =
@@ -210,7 +198,7 @@ TEST(MeshIo, ObjFacesInEveryForm) {
 }
 
 TEST(MeshIo, MalformedObjIsRefusedWithItsLine) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   const auto line_of_refusal = [&](const std::string& text) { return refusal(dir.write("bad.obj", text)).line(); };
   EXPECT_EQ(line_of_refusal("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n"), 4);        // index out of range
   EXPECT_EQ(line_of_refusal("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n"), 4);        // indices start at 1
@@ -225,7 +213,7 @@ TEST(MeshIo, MalformedObjIsRefusedWithItsLine) {
 // --- formats, files and scales ------------------------------------------------------------------------------
 
 TEST(MeshIo, UnsupportedFormatsAndMissingFilesAreRefused) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   EXPECT_NE(refusal(dir.write("a.dae", "<COLLADA/>")).message().find("COLLADA"), std::string::npos);
   EXPECT_NE(refusal(dir.write("a.gltf", "{}")).message().find("glTF"), std::string::npos);
   EXPECT_NE(refusal(dir.write("a.ply", "ply")).message().find("unknown mesh format"), std::string::npos);
@@ -237,7 +225,7 @@ TEST(MeshIo, UnsupportedFormatsAndMissingFilesAreRefused) {
 }
 
 TEST(MeshIo, MirroringScaleKeepsTrianglesWindingOutwards) {
-  TempDir dir;
+  test::TempDir dir("mesh_io");
   const std::string path = dir.write("t.stl", binary_stl(tetra(), "b"));
   const Mesh mirrored = load_mesh(path, {-2, 1, 1});
   EXPECT_NEAR(signed_volume(mirrored), 2.0 / 6.0, kExactVolume);  // |det S|·V, and positive

@@ -12,6 +12,7 @@
 #include "dynamics/integration.hpp"
 #include "sim/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
+#include "temp_dir.hpp"
 
 namespace impetus {
 namespace {
@@ -20,23 +21,6 @@ namespace fs = std::filesystem;
 
 // Products and sums of a handful of decimal inputs: round-off only.
 constexpr double kRoundOff = 1e-12;
-
-class TempTree {
- public:
-  TempTree() : root_(fs::temp_directory_path() / ("impetus_scene_" + std::to_string(::getpid()))) {
-    fs::create_directories(root_);
-  }
-  ~TempTree() { fs::remove_all(root_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = root_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-
- private:
-  fs::path root_;
-};
 
 /// A one-legged "quad": a 2 kg base and a 0.5 kg thigh on the revolute joint "hip" about y.
 const std::string kQuadUrdf = R"(<?xml version="1.0"?>
@@ -150,14 +134,14 @@ void expect_design_core(const World& world, const std::string& file) {
 }
 
 TEST(SceneLoader, DesignCoreWithInertialFromGeometry) {
-  TempTree tree;
+  test::TempDir tree("scene");
   tree.write("models/quad/quad.urdf", kQuadUrdf);
   const std::string file = tree.write("scenes/box_slide.xml", design_core(""));
   expect_design_core(load_scene(file), file);
 }
 
 TEST(SceneLoader, DesignCoreWithInertialAsInUrdf) {
-  TempTree tree;
+  test::TempDir tree("scene");
   tree.write("models/quad/quad.urdf", kQuadUrdf);
   const std::string inertial =
       "<inertial><mass value=\"1\"/><inertia ixx=\"0.16666666666666666\" ixy=\"0\" ixz=\"0\" iyy=\"0.16666666666666666\" "
@@ -230,7 +214,7 @@ TEST(SceneLoader, SeveralCollisionsMakeOneRigidBody) {
 }
 
 TEST(SceneLoader, MeshBodyRelativeToTheSceneFile) {
-  TempTree tree;
+  test::TempDir tree("scene");
   tree.write("meshes/cube.obj",
              "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
              "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 1 5 8 4\n");
@@ -247,7 +231,7 @@ TEST(SceneLoader, MeshBodyRelativeToTheSceneFile) {
 }
 
 TEST(SceneLoader, FixedBaseModelAndSettings) {
-  TempTree tree;
+  test::TempDir tree("scene");
   tree.write("quad.urdf", kQuadUrdf);
   const std::string file = tree.write("s.xml", R"(<scene name="s">
     <physics contact_model="stewart_trinkle" mu="0.7" mu_viscous="0.1">

@@ -9,6 +9,7 @@
 
 #include "sim/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
+#include "temp_dir.hpp"
 
 namespace impetus {
 namespace {
@@ -16,29 +17,6 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kMarker = "<!-- here -->";
-
-class TempTree {
- public:
-  TempTree() : root_(fs::temp_directory_path() / ("impetus_scene_errors_" + std::to_string(::getpid()))) {
-    fs::create_directories(root_);
-  }
-  ~TempTree() { fs::remove_all(root_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = root_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-
- private:
-  fs::path root_;
-};
-
-int line_of(const std::string& text) {
-  const std::size_t at = text.find(kMarker);
-  EXPECT_NE(at, std::string::npos) << "no marker in the test input";
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
-}
 
 const std::string kArm = R"(<robot name="arm">
   <link name="base"><inertial><mass value="2"/><inertia ixx="0.02" ixy="0" ixz="0" iyy="0.02" iyz="0" izz="0.02"/></inertial></link>
@@ -77,7 +55,7 @@ void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
 class SceneMalformed : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SceneMalformed, IsRefusedWithFileAndLine) {
-  TempTree tree;
+  test::TempDir tree("scene_errors");
   tree.write("arm.urdf", kArm);
   tree.write("coaxial.urdf", kCoaxial);
   tree.write("cycle.urdf", "<robot name=\"c\">\n<link name=\"a\"/>\n<link name=\"b\"/>\n"
@@ -95,7 +73,7 @@ TEST_P(SceneMalformed, IsRefusedWithFileAndLine) {
       EXPECT_GT(e.line(), 0) << e.what();
     } else {
       EXPECT_EQ(e.file(), file);
-      EXPECT_EQ(e.line(), line_of(c.text)) << e.what();
+      EXPECT_EQ(e.line(), test::line_of(c.text, kMarker)) << e.what();
     }
     EXPECT_NE(e.message().find(c.says), std::string::npos) << e.what();
   }
@@ -259,7 +237,7 @@ TEST(SceneMissingFile, IsRefusedNamingIt) {
 TEST(SceneTriangleInequality, ModelsMayOptOutOfIt) {
   // A URDF whose inertia no mass distribution has (0.1 + 0.1 < 0.3) is refused, unless the model says
   // check_triangle_inequality="false" (for CAD-exported robots); its dynamics stay well defined.
-  TempTree tree;
+  test::TempDir tree("scene_errors");
   tree.write("odd.urdf", R"(<robot name="odd">
   <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.3"/></inertial></link>
 </robot>

@@ -11,35 +11,12 @@
 #include "sim/load_error.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
+#include "temp_dir.hpp"
 
 namespace impetus {
 namespace {
 
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() : path_(fs::temp_directory_path() / ("impetus_urdf_malformed_" + std::to_string(::getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-
- private:
-  fs::path path_;
-};
-
-/// The 1-based line holding `marker`.
-int line_of(const std::string& text, const std::string& marker = "<!-- here -->") {
-  const std::size_t at = text.find(marker);
-  EXPECT_NE(at, std::string::npos) << "marker " << marker << " missing from the test input";
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + at, '\n'));
-}
 
 /// Reads and converts; returns the refusal (fails the test when there is none).
 LoadError refusal(const std::string& file, const std::vector<std::string>& package_path = {}) {
@@ -90,12 +67,12 @@ void PrintTo(const Case& c, std::ostream* out) { *out << c.name; }
 class UrdfMalformed : public ::testing::TestWithParam<Case> {};
 
 TEST_P(UrdfMalformed, IsRefusedWithFileAndLine) {
-  TempDir dir;
+  test::TempDir dir("urdf_malformed");
   const Case& c = GetParam();
   const std::string file = dir.write("robot.urdf", c.text);
   const LoadError e = refusal(file);
   EXPECT_EQ(e.file(), file);
-  EXPECT_EQ(e.line(), line_of(c.text)) << e.what();
+  EXPECT_EQ(e.line(), test::line_of(c.text)) << e.what();
   EXPECT_NE(e.message().find(c.says), std::string::npos) << e.what();
   EXPECT_EQ(std::string(e.what()), file + ":" + std::to_string(e.line()) + ": error: " + e.message());
 }
@@ -243,14 +220,14 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 TEST(UrdfMalformedXml, LineIsTheOneTinyxml2Reports) {
-  TempDir dir;
+  test::TempDir dir("urdf_malformed");
   const std::string text = robot(kGoodInertial, kGoodJoint + "    <origin xyz=\"0 0 0\"></joint> <!-- here -->\n");
   tinyxml2::XMLDocument document;
   ASSERT_NE(document.Parse(text.c_str()), tinyxml2::XML_SUCCESS);
   const std::string file = dir.write("robot.urdf", text);
   const LoadError e = refusal(file);
   EXPECT_EQ(e.line(), document.ErrorLineNum());
-  EXPECT_EQ(e.line(), line_of(text));
+  EXPECT_EQ(e.line(), test::line_of(text));
 }
 
 TEST(UrdfMissingFile, IsRefusedNamingIt) {
@@ -262,7 +239,7 @@ TEST(UrdfMissingFile, IsRefusedNamingIt) {
 }
 
 TEST(UrdfMissingFile, UnsupportedMeshFormatIsRefusedAtTheMeshLine) {
-  TempDir dir;
+  test::TempDir dir("urdf_malformed");
   dir.write("meshes/part.dae", "<COLLADA/>");
   const std::string text = robot(kGoodInertial + "    <collision><geometry>\n      <mesh filename=\"meshes/part.dae\"/> <!-- here -->\n"
                                                  "    </geometry></collision>\n",
@@ -270,12 +247,12 @@ TEST(UrdfMissingFile, UnsupportedMeshFormatIsRefusedAtTheMeshLine) {
   const std::string file = dir.write("robot.urdf", text);
   const LoadError e = refusal(file);
   EXPECT_EQ(e.file(), file);
-  EXPECT_EQ(e.line(), line_of(text));
+  EXPECT_EQ(e.line(), test::line_of(text));
   EXPECT_NE(e.message().find("COLLADA"), std::string::npos) << e.what();
 }
 
 TEST(UrdfLeniency, UnknownElementsAndAttributesAreIgnoredAsUrdfdomDoes) {
-  TempDir dir;
+  test::TempDir dir("urdf_malformed");
   const std::string text =
       "<robot name=\"r\" xmlns:drake=\"http://drake.mit.edu\">\n"
       "  <material name=\"steel\"><color rgba=\"1 1 1 1\"/></material>\n"

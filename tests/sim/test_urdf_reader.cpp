@@ -13,6 +13,7 @@
 #include "sim/urdf/inertia_checks.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
+#include "temp_dir.hpp"
 
 namespace impetus {
 namespace {
@@ -41,25 +42,6 @@ Eigen::Matrix3d matrix(const json& rows) {
 }
 
 Eigen::Vector3d vec3(const json& a) { return {a[0].get<double>(), a[1].get<double>(), a[2].get<double>()}; }
-
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag)
-      : path_(fs::temp_directory_path() / ("impetus_urdf_" + tag + "_" + std::to_string(::getpid()))) {
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const fs::path file = path_ / name;
-    fs::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-    return file.string();
-  }
-  std::string path() const { return path_.string(); }
-
- private:
-  fs::path path_;
-};
 
 // --- edge cases -------------------------------------------------------------------------------------------
 
@@ -160,7 +142,7 @@ TEST(UrdfEdgeCases, PackageUriResolvesThroughRosPackagePath) {
     EXPECT_NE(error.message().find("ROS_PACKAGE_PATH"), std::string::npos) << error.what();
   }
   // From the environment variable, the first folder holding the package wins.
-  TempDir decoy("decoy");
+  test::TempDir decoy("decoy");
   ::setenv("ROS_PACKAGE_PATH", (decoy.path() + "::" + root + ":" + decoy.path()).c_str(), 1);
   const UrdfModel urdf = read_urdf(file);
   ::unsetenv("ROS_PACKAGE_PATH");
