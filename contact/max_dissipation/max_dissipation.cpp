@@ -36,8 +36,8 @@ double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
 }  // namespace
 
 MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& given) {
-  static const std::vector<std::string> kKnown = {"friction",      "friction_edges", "tolerance",      "max_iterations",
-                                                  "warm_start",    "check_tolerance", "fallback_sweeps"};
+  static const std::vector<std::string> kKnown = {"friction",       "friction_edges",  "tolerance",      "gap_tolerance",
+                                                  "max_iterations", "warm_start",      "check_tolerance", "fallback_sweeps"};
   for (const auto& [key, value] : given)
     if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
       std::string list;
@@ -59,6 +59,7 @@ MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& given) {
   OptionReader reader(kName, numeric);
   o.friction_edges = reader.integer("friction_edges", o.friction_edges, 3, 16);
   o.tolerance = reader.real("tolerance", o.tolerance, 1e-13, 1e-4);
+  o.gap_tolerance = reader.real("gap_tolerance", o.gap_tolerance, 1e-15, 1e-4);
   o.max_iterations = reader.integer("max_iterations", o.max_iterations, 5, 1000);
   o.warm_start = reader.integer("warm_start", o.warm_start, 0, 1);
   o.check_tolerance = reader.real("check_tolerance", o.check_tolerance, 1e-12, 1e-2);
@@ -69,6 +70,7 @@ MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& given) {
 
 MaxDissipation::MaxDissipation(MaxDissipationOptions options) : options_(options) {
   ipm_.options().tolerance = options_.tolerance;
+  ipm_.options().gap_tolerance = options_.gap_tolerance;
   ipm_.options().max_iterations = options_.max_iterations;
 }
 

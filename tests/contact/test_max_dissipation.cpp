@@ -210,6 +210,24 @@ TEST(MaxDissipation, PilesNeverGainEnergyAndMeetTheirConstraints) {
   }
 }
 
+TEST(MaxDissipation, LooserGapToleranceStopsSoonerAndStaysWithinItsGap) {
+  // gap_tolerance reaches both interior-point solves: a looser gap ends phase II in fewer
+  // iterations, and what it returns is still certified (MD9) and dissipative.
+  Pile pile(3, 2, 0.5, 3);
+  const ContactProblem& P = *pile.problem;
+  MaxDissipation tight;
+  const ContactResult rt = solve(tight, P);
+  MaxDissipationOptions loose_options;
+  loose_options.gap_tolerance = 1e-6;
+  MaxDissipation loose(loose_options);
+  const ContactResult rl = solve(loose, P);
+  ASSERT_EQ(rt.stats.status, SolveStatus::Solved) << rt.stats.message;
+  ASSERT_EQ(rl.stats.status, SolveStatus::Solved) << rl.stats.message;
+  EXPECT_TRUE(loose.last_report().phase_two_accepted);
+  EXPECT_LT(loose.last_report().phase_two_iterations, tight.last_report().phase_two_iterations);
+  EXPECT_LT(P.kinetic_energy(rl.v_plus), loose.last_report().kinetic_energy_star);
+}
+
 TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {
   // With μ = 0 and φ = 0, phase I's point is optimal for phase II (MD8).
   for (unsigned seed = 1; seed <= 4; ++seed) {
@@ -484,6 +502,8 @@ TEST(MaxDissipationOptions, ParsesAndRefuses) {
   EXPECT_THROW(MaxDissipationOptions::parse({{"friction", "square"}}), OptionError);
   EXPECT_THROW(MaxDissipationOptions::parse({{"friction_edges", "2"}}), OptionError);
   EXPECT_THROW(MaxDissipationOptions::parse({{"tolerance", "abc"}}), OptionError);
+  EXPECT_EQ(MaxDissipationOptions::parse({{"gap_tolerance", "1e-9"}}).gap_tolerance, 1e-9);
+  EXPECT_THROW(MaxDissipationOptions::parse({{"gap_tolerance", "0"}}), OptionError);
   try {
     MaxDissipationOptions::parse({{"frictoin", "cone"}});
     FAIL() << "an unknown option must throw";
