@@ -181,7 +181,8 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
 
   // Phase II.
   const auto start = std::chrono::steady_clock::now();
-  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_);
+  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_,
+                  report_.kinetic_energy_phase_one);
   const bool guess = options_.warm_start != 0 && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
   p2_start_.setZero(program_.np);
   for (int i = 0; i < nc; ++i) {

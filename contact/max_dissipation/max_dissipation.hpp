@@ -58,6 +58,15 @@
 // and φ = 0 phase I's point is optimal for phase II (phase II = phase I); with φ ≠ 0 phase II may
 // redistribute normal impulse to dissipate more, since its objective lacks the gap cost.
 //
+// Rows that cannot bind (MD10). Every v with ½vᵀMv ≤ E has |N_i v| ≤ √(N_i M⁻¹N_iᵀ)·√(2E)
+// (Cauchy–Schwarz in the M inner product). Phase II's optimum has KE ≤ KE(v⁺_I) (MD8), so a contact
+// with φ_i/dt > 2·√(2 KE(v⁺_I) N_i M⁻¹N_iᵀ) cannot meet its non-penetration row there: the row is
+// left out of phase II (likewise a limit's), which leaves the optimum unchanged, since the optimum of
+// the smaller program satisfies the row and so is feasible for the whole one. The contact keeps its
+// impulses. In a settling pile most contacts the collision margin reports are such rows, and each
+// costs phase II's Newton systems fill (their multipliers couple every contact of two bodies).
+// (MD9) still checks every row.
+//
 // Acceptance (MD9). Phase II is kept when the interior-point method reports it usable (interior_point.hpp
 // IP6, at the tolerance or the acceptable tolerance) and v⁺ = v* + M⁻¹(Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L), recomputed from the impulses, passes
 //   N v⁺ + φ/dt ≥ −ε v̄,   ‖p_t‖ ≤ μ p_N + c + ε p̄,   Σ p_N ≤ κ + ε p̄,   KE(v⁺) ≤ KE(v⁺_I) + ε E,

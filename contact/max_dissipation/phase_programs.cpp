@@ -44,6 +44,50 @@ void add_nonnegative_group(int offset, double upper, ConeProgram& program) {
   program.groups.push_back(g);
 }
 
+/// Whether velocity row `row` of X (with offset r = φ/dt) holds for every v with ½vᵀMv ≤ E (MD10):
+/// |X_i v| ≤ √(X_i M⁻¹ X_iᵀ) · √(2E) by Cauchy–Schwarz in the M inner product.
+class RowsThatCannotBind {
+ public:
+  RowsThatCannotBind(const ContactProblem& problem, double energy_ceiling)
+      : problem_(problem), speed2_(2 * energy_ceiling) {
+    if (!std::isfinite(speed2_)) return;
+    block_of_.assign(problem.nv, -1);
+    for (std::size_t b = 0; b < problem.systems.size(); ++b)
+      for (int j = 0; j < problem.systems[b].size; ++j) block_of_[problem.systems[b].offset + j] = static_cast<int>(b);
+  }
+
+  bool cannot_bind(const SparseRows& X, int row, double r) const {
+    // A margin of 2 on the bound covers the interior-point method's tolerance on KE(v⁺_II) ≤ KE(v⁺_I).
+    constexpr double kMargin = 2.0;
+    if (!std::isfinite(speed2_) || !(r > 0)) return false;
+    return r * r > kMargin * kMargin * speed2_ * inverse_inertia_norm2(X, row);
+  }
+
+ private:
+  /// X_i M⁻¹ X_iᵀ, block by block.
+  double inverse_inertia_norm2(const SparseRows& X, int row) const {
+    double sum = 0;
+    int done = -1;
+    for (SparseRows::InnerIterator it(X, row); it; ++it) {
+      const int b = block_of_[it.col()];
+      if (b < 0 || b == done) continue;
+      const SystemBlock& s = problem_.systems[b];
+      segment_.setZero(s.size);
+      for (SparseRows::InnerIterator jt(X, row); jt; ++jt)
+        if (block_of_[jt.col()] == b) segment_[jt.col() - s.offset] = jt.value();
+      solved_ = s.M_llt->solve(segment_);
+      sum += segment_.dot(solved_);
+      done = b;   // a row's entries come by column, so a block's are contiguous
+    }
+    return sum;
+  }
+
+  const ContactProblem& problem_;
+  double speed2_;
+  std::vector<int> block_of_;
+  mutable Eigen::VectorXd segment_, solved_;
+};
+
 }  // namespace
 
 void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout) {
@@ -80,10 +124,19 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
 }
 
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
-                     const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout) {
+                     const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout,
+                     double energy_ceiling) {
   static thread_local Triplets J, R;
+  static thread_local std::vector<double> r;
   J.clear();
   R.clear();
+  r.clear();
+  const RowsThatCannotBind slack(problem, energy_ceiling);
+  auto velocity_row = [&](const SparseRows& X, int row, double offset) {
+    if (slack.cannot_bind(X, row, offset)) return;
+    copy_row(X, row, static_cast<int>(r.size()), R);
+    r.push_back(offset);
+  };
   copy_velocity_space(problem, program);
   const int nc = problem.nc, nl = problem.nl;
   program.groups.clear();
@@ -106,7 +159,7 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
     layout.contact_offset[i] = layout.normal_index[i] = np;
     layout.has_friction[i] = friction;
     copy_row(problem.N, i, np, J);
-    copy_row(problem.N, i, i, R);                 // (MD4) N v + φ/dt ≥ 0
+    velocity_row(problem.N, i, problem.phi[i] / problem.dt);   // (MD4) N v + φ/dt ≥ 0
     program.budgets[0].index.push_back(np);        // (MD5) Σ p_N ≤ κ
     if (!friction) {
       add_nonnegative_group(np, 0, program);       // p_N ≥ 0
@@ -152,7 +205,7 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
   // own units, N·s or N·m·s), and one that phase I left at zero keeps only its velocity row.
   layout.limit_index.assign(nl, -1);
   for (int k = 0; k < nl; ++k) {
-    copy_row(problem.L, k, nc + k, R);
+    velocity_row(problem.L, k, problem.phi_L[k] / problem.dt);
     const double budget = limit_budget.size() == nl ? limit_budget[k] : 0.0;
     if (!(budget > 0)) continue;
     copy_row(problem.L, k, np, J);
@@ -164,11 +217,9 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
   program.c.resize(0);
   program.J.resize(np, problem.nv);
   program.J.setFromTriplets(J.begin(), J.end());
-  program.R.resize(nc + nl, problem.nv);
+  program.R.resize(static_cast<int>(r.size()), problem.nv);
   program.R.setFromTriplets(R.begin(), R.end());
-  program.r.resize(nc + nl);
-  for (int i = 0; i < nc; ++i) program.r[i] = problem.phi[i] / problem.dt;
-  for (int k = 0; k < nl; ++k) program.r[nc + k] = problem.phi_L[k] / problem.dt;
+  program.r = Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<int>(r.size()));
   program.budgets[0].bound = kappa;
   if (nc == 0) program.budgets.clear();
 }

@@ -3,6 +3,7 @@
 // problem with the budget κ. The derivations are in max_dissipation.hpp (MD1)–(MD9).
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "contact/problem.hpp"
@@ -33,7 +34,10 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
 /// L v + φ_L/dt ≥ 0, 0 ≤ p_L ≤ p_L^I, the friction set `cone` per contact and Σ p_N ≤ κ.
 /// `limit_budget` (nl): p_L^I, phase I's limit impulses; a limit with p_L^I = 0 keeps its velocity
 /// row but gets no impulse. `edges`: the pyramid's k (≥ 3), used with FrictionCone::Pyramid only.
+/// `energy_ceiling` (J): KE(v⁺_I); the velocity rows that no v⁺ with ½v⁺ᵀMv⁺ ≤ energy_ceiling can
+/// violate are left out (MD10). Infinite (the default) keeps every row.
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
-                     const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout);
+                     const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout,
+                     double energy_ceiling = std::numeric_limits<double>::infinity());
 
 }  // namespace impetus

@@ -345,7 +345,11 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     }
     // Keep s and z strictly inside their cones (rounding near the boundary can defeat the step
     // formula) and in the wide neighbourhood of the central path (IP7): shorten the step until both
-    // hold. Without the second, Mehrotra's corrector can cycle, each step undoing the last.
+    // hold. Without the second, Mehrotra's corrector can cycle, each step undoing the last. The
+    // neighbourhood is kept, not entered: from an iterate outside it (a warm start's s and z), short
+    // steps stay outside too, and insisting on it would shrink every step 0.8⁴⁰-fold and stall the
+    // method, so there the longest step inside the cones is taken.
+    const bool keep_centred = centred(s_, z_);
     double step = alpha;
     constexpr int kMaxShortenings = 40;
     bool inside = false;
@@ -354,7 +358,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       trial_z_ = z_ + step * dz_;
       if (!strictly_inside(trial_s_) || !strictly_inside(trial_z_)) continue;
       inside = true;
-      if (centred(trial_s_, trial_z_)) break;
+      if (!keep_centred || centred(trial_s_, trial_z_)) break;
     }
     if (!inside) {
       fail(InteriorPointStatus::Stalled, "no step keeps the iterate inside the cones");

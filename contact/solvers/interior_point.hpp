@@ -44,7 +44,10 @@
 //   5. Step α = min(1, 0.99·α_max) on (x, y, z, s), shortened (×0.8 at a time) until every pair is
 //      in the wide neighbourhood of the central path                                          (IP7)
 //          s_i z_i ≥ γμ (linear rows),   (λ₀ − ‖λ₁‖)² ≥ γμ (cones, λ = W z),   γ = 1e-3,
-//      which keeps the corrector from cycling.
+//      which keeps the corrector from cycling. The neighbourhood is kept once the iterate is in it,
+//      never required of a step from outside it (a warm start's s and z): no short step enters it,
+//      and demanding it shrank every step 0.8⁴⁰-fold: 60 iterations without progress, and 36 of the
+//      500 steps of granular_small kept phase I (bench_max_dissipation scene granular_small.xml).
 // The Newton system is the sparse quasi-definite system (IP5) of interior_point_kkt.hpp, factored by
 // LDLᵀ in minimum-degree order with static and dynamic regularization, which iterative refinement on
 // the unregularized system (IP3) removes.

@@ -246,6 +246,7 @@ void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) 
   asm_src_.clear();
   sn_L_p_.assign(1, 0);
   std::size_t front_size = 0;
+  int max_front_rows = 0;
   flops_ = 0;
   for (int s = 0; s < ns_; ++s) {
     const int f = sn_first_[s], l = sn_first_[s + 1], w = l - f;
@@ -284,6 +285,7 @@ void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) 
     asm_p_.push_back(static_cast<int>(asm_pos_.size()));
     sn_L_p_.push_back(sn_L_p_.back() + static_cast<long>(m) * w);
     front_size = std::max(front_size, static_cast<std::size_t>(m) * m);
+    max_front_rows = std::max(max_front_rows, m);
     for (int k = 0; k < w; ++k) flops_ += 0.5 * (m - k - 1.0) * (m - k);
   }
   rel_.clear();
@@ -311,6 +313,9 @@ void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) 
   stack_.assign(deepest, 0.0);
   pending_.clear();
   pending_.reserve(ns_);
+  pending_node_.clear();
+  pending_node_.reserve(ns_);
+  panel_.resize(static_cast<std::size_t>(kPanel) * std::max(max_front_rows, 1));
   Lx_.assign(sn_L_p_.back(), 0.0);
   D_.assign(n, 0.0);
   sign_.assign(n, 1);
@@ -341,7 +346,8 @@ void QuasidefiniteLdlt::dense_partial_ldlt(double* F, int m, int w, int first_co
     const int r = m - p - b;
     if (r > 0) {
       const auto L21 = A.block(p + b, p, r, b);
-      const Eigen::MatrixXd WD = L21 * Eigen::Map<const Eigen::VectorXd>(&D_[first_column + p], b).asDiagonal();
+      Eigen::Map<Eigen::MatrixXd> WD(panel_.data(), r, b);   // L₂₁ D, in scratch sized by analyse()
+      WD.noalias() = L21 * Eigen::Map<const Eigen::VectorXd>(&D_[first_column + p], b).asDiagonal();
       A.block(p + b, p + b, r, r).triangularView<Eigen::Lower>() -= L21 * WD.transpose();
     }
   }
@@ -354,8 +360,8 @@ bool QuasidefiniteLdlt::factor(const Matrix& K, const std::vector<signed char>& 
   regularized_ = 0;
   pending_.clear();
   std::size_t top = 0;   // stack_ in use
-  std::vector<int> pending_node;
-  pending_node.reserve(ns_);
+  std::vector<int>& pending_node = pending_node_;
+  pending_node.clear();
   for (int s = 0; s < ns_; ++s) {
     const int f = sn_first_[s], w = sn_first_[s + 1] - f, m = sn_rows_p_[s + 1] - sn_rows_p_[s];
     double* F = front_.data();

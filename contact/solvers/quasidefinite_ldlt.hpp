@@ -85,6 +85,8 @@ class QuasidefiniteLdlt {
   std::vector<signed char> sign_;          // permuted signs
   std::vector<double> front_, stack_;      // dense workspace; sized in analyse()
   std::vector<long> pending_;              // stack offsets of the update matrices waiting for their parent
+  std::vector<int> pending_node_;          // their supernodes
+  std::vector<double> panel_;              // L₂₁ D of one panel (kPanel × largest front)
   mutable Eigen::VectorXd work_, gather_;
   int regularized_ = 0;
   double flops_ = 0;

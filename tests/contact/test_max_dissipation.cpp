@@ -137,7 +137,8 @@ struct Pile {
   ProblemBuilder builder{0.001};
   const ContactProblem* problem = nullptr;
 
-  Pile(int n, int layers, double mu, unsigned seed, bool zero_gaps = false) {
+  /// `speed` (m/s) scales the random velocities, `gap` (m) the largest random gap.
+  Pile(int n, int layers, double mu, unsigned seed, bool zero_gaps = false, double speed = 0.3, double gap = 0.001) {
     const double r = 0.04, m = 0.3, I = 0.4 * m * r * r, dt = 0.001;
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> u(-1, 1);
@@ -159,7 +160,7 @@ struct Pile {
       };
       side(a, 1, -r * normal);
       if (b >= 0) side(b, -1, r * normal);
-      builder.contact(N, S, T, zero_gaps ? 0.0 : 0.0005 * (1 + u(rng)), mu);
+      builder.contact(N, S, T, zero_gaps ? 0.0 : 0.5 * gap * (1 + u(rng)), mu);
     };
     for (int k = 0; k < layers; ++k)
       for (int j = 0; j < n; ++j)
@@ -170,7 +171,7 @@ struct Pile {
           add(a, j == 0 ? -1 : id(i, j - 1, k), Eigen::Vector3d::UnitY());
           if (k > 0 && i > 0 && u(rng) > 0) add(a, id(i - 1, j, k - 1), Eigen::Vector3d(1, 0, 1).normalized());
         }
-    Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(nv, [&] { return 0.3 * u(rng); });
+    Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(nv, [&] { return speed * u(rng); });
     Eigen::VectorXd v_star = v;
     for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
     problem = &builder.build(v, v_star);
@@ -226,6 +227,48 @@ TEST(MaxDissipation, LooserGapToleranceStopsSoonerAndStaysWithinItsGap) {
   EXPECT_TRUE(loose.last_report().phase_two_accepted);
   EXPECT_LT(loose.last_report().phase_two_iterations, tight.last_report().phase_two_iterations);
   EXPECT_LT(P.kinetic_energy(rl.v_plus), loose.last_report().kinetic_energy_star);
+}
+
+TEST(MaxDissipation, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution) {
+  // (MD10) on slow piles with gaps of up to 5 mm: phase II built with the ceiling KE(v⁺_I) has fewer
+  // velocity rows, every row it leaves out is slack at the full program's solution, and both
+  // programs give the same v⁺.
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    Pile pile(3, 2, 0.5, seed, false, /*speed=*/0.01, /*gap=*/0.005);
+    const ContactProblem& P = *pile.problem;
+    MaxDissipation model;
+    const ContactResult r = solve(model, P);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << r.stats.message;
+    const MaxDissipationReport& rep = model.last_report();
+
+    ConeProgram full, reduced;
+    ImpulseLayout layout;
+    build_phase_two(P, FrictionCone::SecondOrder, 4, rep.kappa, Eigen::VectorXd(), full, layout);
+    build_phase_two(P, FrictionCone::SecondOrder, 4, rep.kappa, Eigen::VectorXd(), reduced, layout,
+                    rep.kinetic_energy_phase_one);
+    EXPECT_EQ(full.nr(), P.nc);
+    EXPECT_LT(reduced.nr(), full.nr() / 2) << "seed " << seed;   // most of these gaps cannot close
+
+    InteriorPointSolver ipm;
+    InteriorPointResult with_all, without;
+    ipm.solve(full, nullptr, with_all);
+    ipm.solve(reduced, nullptr, without);
+    ASSERT_TRUE(with_all.solved() && without.solved()) << with_all.message << " / " << without.message;
+    const double vbar = std::max(P.v_star.lpNorm<Eigen::Infinity>(), (P.phi / P.dt).maxCoeff());
+    EXPECT_LT((with_all.v - without.v).lpNorm<Eigen::Infinity>(), kSolution * vbar) << "seed " << seed;
+    EXPECT_LT((r.v_plus - with_all.v).lpNorm<Eigen::Infinity>(), kSolution * vbar) << "seed " << seed;
+    // The rows left out are slack at the full solution: φ/dt + N v⁺ > 0 with room to spare.
+    int left_out = 0;
+    for (int i = 0; i < P.nc; ++i) {
+      bool kept = false;
+      for (int k = 0; k < reduced.nr() && !kept; ++k)
+        kept = reduced.r[k] == full.r[i] && (reduced.R.row(k) - full.R.row(i)).norm() == 0;
+      if (kept) continue;
+      ++left_out;
+      EXPECT_GT(full.R.row(i).dot(with_all.v) + full.r[i], 0.5 * full.r[i]) << "seed " << seed << " contact " << i;
+    }
+    EXPECT_EQ(left_out, full.nr() - reduced.nr());
+  }
 }
 
 TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {

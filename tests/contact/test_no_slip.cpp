@@ -125,7 +125,9 @@ TEST(NoSlip, BoxOnAThirtyDegreeInclineDoesNotSlideStepAfterStep) {
     // The contact impulse carries the whole weight: Σ(N p_N + S p_S + T p_T) = −m g dt (linear part).
     const Eigen::VectorXd impulse = P.N.transpose() * r.p_N + P.S.transpose() * r.p_S + P.T.transpose() * r.p_T;
     EXPECT_NEAR(impulse[2], 1.0 * kG * P.dt, kRoundoff);
-    if (step > 0) EXPECT_EQ(r.stats.iterations, 0) << "warm start should need no pivot";
+    if (step > 0) {
+      EXPECT_EQ(r.stats.iterations, 0) << "warm start should need no pivot";
+    }
   }
 }
 

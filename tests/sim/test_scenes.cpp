@@ -39,7 +39,9 @@ TEST(BoxSlide, DeceleratesAtMuGAndStopsAtTheAnalyticTimeAndDistance) {
   for (int k = 1; k <= run.steps_for(0.6); ++k) {
     run.step();
     const double v = run.velocity("box").x();
-    if (stop_step < 0 && v_prev > mu * g * dt) EXPECT_NEAR(v_prev - v, mu * g * dt, kSpeedStepTol) << "step " << k;
+    if (stop_step < 0 && v_prev > mu * g * dt) {
+      EXPECT_NEAR(v_prev - v, mu * g * dt, kSpeedStepTol) << "step " << k;
+    }
     if (stop_step < 0 && std::abs(v) < kSpeedStepTol) stop_step = k;
     v_prev = v;
   }

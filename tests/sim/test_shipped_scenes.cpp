@@ -60,14 +60,17 @@ TEST_P(ShippedSceneTest, PenetrationAndEnergyStayWithinBounds) {
   EXPECT_EQ(report.status, "ok");
   EXPECT_EQ(report.totals.solver_failures, 0);
   EXPECT_LE(report.totals.max_penetration, s.penetration_bound);
-  if (s.dissipative) EXPECT_LE(report.totals.energy_max_gain, kEnergyGainBound);
+  if (s.dissipative) {
+    EXPECT_LE(report.totals.energy_max_gain, kEnergyGainBound);
+  }
   // The contact stage adds kinetic energy only through gap stabilisation, which separates a contact that
   // penetrates by d at d/dt: at most ½·m_total·(d/dt)² with d the deepest penetration.
   double m_total = 0;
   for (const Link& l : world.model.multibody.links) m_total += l.inertia.mass;
   const double d_over_dt = report.totals.max_penetration / report.dt;
-  if (report.totals.solver_calls > 0)
+  if (report.totals.solver_calls > 0) {
     EXPECT_LE(report.totals.contact_max_gain, 0.5 * m_total * d_over_dt * d_over_dt + 1e-12) << "contact added energy";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, ShippedSceneTest, ::testing::ValuesIn(kScenes),

@@ -141,7 +141,9 @@ TEST_P(RunGeometry, EveryBodyHasItsGeometryAndSizesMatchTheScene) {
     const auto it = expected.find(id);
     ASSERT_NE(it, expected.end()) << id << " is not in the scene";
     const ExpectedBody& want = it->second;
-    if (want.is_static) EXPECT_TRUE(body["static"].get<bool>()) << id;
+    if (want.is_static) {
+      EXPECT_TRUE(body["static"].get<bool>()) << id;
+    }
     ASSERT_EQ(body["shapes"].size(), want.shapes.size()) << id;
     for (std::size_t k = 0; k < want.shapes.size(); ++k) {
       const json& s = body["shapes"][k];

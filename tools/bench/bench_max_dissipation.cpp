@@ -5,9 +5,12 @@
 //       lattice of spheres, r = 0.04 m, each touching its lattice neighbours, the ground and the walls,
 //       with gaps of 0 … 1 mm), resting (v = 0, gravity only) and moving (random velocities of 0.3 m/s).
 //   bench_max_dissipation scene FILE [--model NAME] [--dt S] [--duration S] [--report S] [--max-wall S]
+//                                    [--checkpoint PATH] [--resume PATH]
 //       Steps a scene through the whole pipeline and reports, every --report seconds of simulated time,
 //       the contacts, the kinetic energy, the deepest penetration, the solver's fallbacks and failures,
 //       and the wall time per simulated second; stops early after --max-wall seconds of wall time.
+//       --checkpoint writes a restart point (t, q, v and the contact impulses that warm-start the next
+//       step) at every report; --resume continues from one, so that a run of hours can be split.
 //
 // Times are wall-clock (steady_clock) and CPU time of the process; on a loaded machine the CPU time is
 // the better measure of the work.
@@ -159,15 +162,63 @@ int contacts_benchmark(int max_contacts, int repeats) {
   return 0;
 }
 
+/// A restart point as text: t; q; v; then one line per remembered contact (keys and impulse), all
+/// printed with 17 significant digits so that a resumed run continues bit for bit.
+void write_checkpoint(const std::string& path, const State& state, const ImpulseMemory& memory) {
+  const std::string temporary = path + ".partial";
+  FILE* f = std::fopen(temporary.c_str(), "w");
+  if (f == nullptr) return;
+  std::fprintf(f, "%.17g\n%ld", state.t, static_cast<long>(state.q.size()));
+  for (double x : state.q) std::fprintf(f, " %.17g", x);
+  std::fprintf(f, "\n%ld", static_cast<long>(state.v.size()));
+  for (double x : state.v) std::fprintf(f, " %.17g", x);
+  std::fprintf(f, "\n%zu\n", memory.size());
+  for (const auto& [key, p] : memory)
+    std::fprintf(f, "%d %d %d %.17g %.17g %.17g\n", key.geom_a, key.geom_b, key.feature, p[0], p[1], p[2]);
+  const bool ok = std::fclose(f) == 0;
+  if (ok) std::rename(temporary.c_str(), path.c_str());   // a crash mid-write keeps the last one whole
+}
+
+bool read_checkpoint(const std::string& path, State& state, ImpulseMemory& memory) {
+  FILE* f = std::fopen(path.c_str(), "r");
+  if (f == nullptr) return false;
+  long nq = 0, nv = 0;
+  std::size_t count = 0;
+  bool ok = std::fscanf(f, "%lf %ld", &state.t, &nq) == 2 && nq == state.q.size();
+  for (long i = 0; ok && i < nq; ++i) ok = std::fscanf(f, "%lf", &state.q[i]) == 1;
+  ok = ok && std::fscanf(f, "%ld", &nv) == 1 && nv == state.v.size();
+  for (long i = 0; ok && i < nv; ++i) ok = std::fscanf(f, "%lf", &state.v[i]) == 1;
+  ok = ok && std::fscanf(f, "%zu", &count) == 1;
+  memory.clear();
+  for (std::size_t i = 0; ok && i < count; ++i) {
+    ContactKey key;
+    Eigen::Vector3d p;
+    ok = std::fscanf(f, "%d %d %d %lf %lf %lf", &key.geom_a, &key.geom_b, &key.feature, &p[0], &p[1], &p[2]) == 6;
+    memory[key] = p;
+  }
+  std::fclose(f);
+  return ok;
+}
+
 int scene_benchmark(const std::string& file, const std::string& model_name, double dt, double duration,
-                    double report_every, double max_wall) {
+                    double report_every, double max_wall, const std::string& checkpoint, const std::string& resume) {
   const World world = load_scene(file);
   const std::string name = model_name.empty() ? world.model.physics.contact_model : model_name;
   const double step = dt > 0 ? dt : world.model.physics.dt;
   const double until = duration >= 0 ? duration : world.model.physics.duration;
   Stepper stepper(world.model, name, step);
   State state = world.initial;
-  const int steps = static_cast<int>(std::lround(until / step));
+  if (!resume.empty()) {
+    ImpulseMemory memory;
+    if (!read_checkpoint(resume, state, memory)) {
+      std::fprintf(stderr, "%s: not a checkpoint of %s\n", resume.c_str(), file.c_str());
+      return 1;
+    }
+    stepper.restore_impulse_memory(std::move(memory));
+    std::printf("# resumed from %s at t = %g s\n", resume.c_str(), state.t);
+  }
+  const double t0 = state.t;
+  const int steps = static_cast<int>(std::lround((until - t0) / step));
   const int every = std::max(1, static_cast<int>(std::lround(report_every / step)));
   std::printf("# %s, model %s, dt %g s, %g s; %zu links\n", file.c_str(), name.c_str(), step, until,
               world.model.multibody.links.size());
@@ -209,6 +260,7 @@ int scene_benchmark(const std::string& file, const std::string& model_name, doub
                   d.stats.islands, ke, 1e3 * max_penetration, fallbacks, failures, max_iterations,
                   window.stepping() / sim, (cpu_now - window_cpu) / sim, window.contact / sim);
       std::fflush(stdout);
+      if (!checkpoint.empty()) write_checkpoint(checkpoint, state, stepper.impulse_memory());
       window = StageTimes{};
       window_cpu = cpu_now;
     }
@@ -218,7 +270,7 @@ int scene_benchmark(const std::string& file, const std::string& model_name, doub
       break;
     }
   }
-  const double simulated = state.t - world.initial.t;
+  const double simulated = state.t - t0;
   std::printf("# simulated %g s in %d steps: stepping %.1f s wall (%.2f s per simulated s), %.1f s cpu; contact "
               "stage %.1f s, collision %.1f s\n",
               simulated, k, total.stepping(), total.stepping() / simulated, cpu_seconds() - cpu0, total.contact,
@@ -251,10 +303,11 @@ int main(int argc, char** argv) {
   if (command == "scene" && argc > 2)
     return scene_benchmark(argv[2], text_option(argc, argv, "--model"), option(argc, argv, "--dt", 0),
                            option(argc, argv, "--duration", -1), option(argc, argv, "--report", 0.1),
-                           option(argc, argv, "--max-wall", 1e30));
+                           option(argc, argv, "--max-wall", 1e30), text_option(argc, argv, "--checkpoint"),
+                           text_option(argc, argv, "--resume"));
   std::fprintf(stderr,
                "usage: bench_max_dissipation contacts [--max N] [--repeats R]\n"
                "       bench_max_dissipation scene FILE [--model NAME] [--dt S] [--duration S] [--report S] "
-               "[--max-wall S]\n");
+               "[--max-wall S] [--checkpoint PATH] [--resume PATH]\n");
   return 2;
 }
