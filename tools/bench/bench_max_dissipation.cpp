@@ -10,7 +10,8 @@
 //       the contacts, the kinetic energy, the deepest penetration, the solver's fallbacks and failures,
 //       and the wall time per simulated second; stops early after --max-wall seconds of wall time.
 //       --checkpoint writes a restart point (t, q, v and the contact impulses that warm-start the next
-//       step) at every report; --resume continues from one, so that a run of hours can be split.
+//       step) at every report; --resume continues from one, so that a run of hours can be split. Not
+//       for ecp, whose stage keeps a memory of its own.
 //
 // Times are wall-clock (steady_clock) and CPU time of the process; on a loaded machine the CPU time is
 // the better measure of the work.
@@ -167,7 +168,10 @@ int contacts_benchmark(int max_contacts, int repeats) {
 void write_checkpoint(const std::string& path, const State& state, const ImpulseMemory& memory) {
   const std::string temporary = path + ".partial";
   FILE* f = std::fopen(temporary.c_str(), "w");
-  if (f == nullptr) return;
+  if (f == nullptr) {
+    std::fprintf(stderr, "%s: cannot write the checkpoint\n", temporary.c_str());
+    return;
+  }
   std::fprintf(f, "%.17g\n%ld", state.t, static_cast<long>(state.q.size()));
   for (double x : state.q) std::fprintf(f, " %.17g", x);
   std::fprintf(f, "\n%ld", static_cast<long>(state.v.size()));
@@ -175,8 +179,9 @@ void write_checkpoint(const std::string& path, const State& state, const Impulse
   std::fprintf(f, "\n%zu\n", memory.size());
   for (const auto& [key, p] : memory)
     std::fprintf(f, "%d %d %d %.17g %.17g %.17g\n", key.geom_a, key.geom_b, key.feature, p[0], p[1], p[2]);
-  const bool ok = std::fclose(f) == 0;
-  if (ok) std::rename(temporary.c_str(), path.c_str());   // a crash mid-write keeps the last one whole
+  // Written aside and renamed: a crash mid-write keeps the last checkpoint whole.
+  if (std::fclose(f) != 0 || std::rename(temporary.c_str(), path.c_str()) != 0)
+    std::fprintf(stderr, "%s: cannot write the checkpoint\n", path.c_str());
 }
 
 bool read_checkpoint(const std::string& path, State& state, ImpulseMemory& memory) {
