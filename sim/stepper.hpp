@@ -40,7 +40,7 @@ class Stepper {
   const std::string& contact_model_name() const { return contact_model_name_; }
   /// The contact impulses of the last step, by contact: the warm start of the next. With the State
   /// it is all a step depends on under every contact model but ecp (whose stage 4b warm-starts from
-  /// its own memory), so the two make a restart point.
+  /// the last step's results in StepData), so the two make a restart point.
   const ImpulseMemory& impulse_memory() const { return previous_impulse_; }
   void restore_impulse_memory(ImpulseMemory memory) { previous_impulse_ = std::move(memory); }
 

@@ -24,7 +24,6 @@ const char* to_string(InteriorPointStatus status) {
 
 namespace {
 
-
 bool all_finite(const Eigen::VectorXd& x) { return x.allFinite(); }
 
 /// Sizes of the program's parts agree with each other.

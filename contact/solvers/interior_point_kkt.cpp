@@ -12,7 +12,6 @@
 namespace impetus {
 namespace {
 
-
 /// Static regularization δ_s of (IP6), scaled units (K's entries are O(1) there): small enough that
 /// two refinement rounds remove it, large enough that the zero p block has pivots of its sign.
 constexpr double kStaticRegularization = 1e-9;

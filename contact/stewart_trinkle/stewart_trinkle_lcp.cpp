@@ -49,18 +49,21 @@ bool rows_close(const SparseRows& X, int i, int j, double tol, double size_i, do
 void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp) {
   lcp.leader.clear();
   lcp.group.assign(p.nc, -1);
-  thread_local std::vector<double> size_N;
+  thread_local std::vector<double> size_N, size_S, size_T;
   size_N.resize(p.nc);
-  for (int c = 0; c < p.nc; ++c) size_N[c] = row_size(p.N, c);
-  const auto close = [&](const SparseRows& X, int i, int j) {
-    return rows_close(X, i, j, tol, row_size(X, i), row_size(X, j));
-  };
+  size_S.resize(p.nc);
+  size_T.resize(p.nc);
+  for (int c = 0; c < p.nc; ++c) {
+    size_N[c] = row_size(p.N, c);
+    size_S[c] = row_size(p.S, c);
+    size_T[c] = row_size(p.T, c);
+  }
   for (int c = 0; c < p.nc; ++c) {
     if (tol > 0)
       for (int g = 0; g < static_cast<int>(lcp.leader.size()); ++g) {
         const int l = lcp.leader[g];
-        if (p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol, size_N[l], size_N[c]) && close(p.S, l, c) &&
-            close(p.T, l, c)) {
+        if (p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol, size_N[l], size_N[c]) &&
+            rows_close(p.S, l, c, tol, size_S[l], size_S[c]) && rows_close(p.T, l, c, tol, size_T[l], size_T[c])) {
           lcp.group[c] = g;
           break;
         }

@@ -78,6 +78,13 @@ const BodyPlaneSolution* ecp_of(const Run& run, int link) {
   return nullptr;
 }
 
+/// How many ECPs (body–plane pairs) the last step solved, over all islands.
+int ecp_count(const StepData& d) {
+  int count = 0;
+  for (const ContactResult& r : d.results) count += static_cast<int>(r.body_plane.size());
+  return count;
+}
+
 /// The collision stage's own measurement (FCL and the ground routines of collision/): the smallest signed
 /// gap φ between the true geometry of `link` and the ground, or between `link` and `other` (≥ 0), over the
 /// pairs within `margin`; +∞ when none is that close.
@@ -501,14 +508,8 @@ TEST(EcpScenes, BodyBodyAndCurvedPairsKeepPointContactsSolvedWithTheEcps) {
     const StepData& d = stepper.data();
     EXPECT_EQ(d.stats.solver_failures, 0) << "step " << k;
     // One pair: the box on the ground. The ball's contacts (on the box) stay point rows.
-    const BodyPlaneSolution* s = nullptr;
-    int pairs = 0;
-    for (const ContactResult& result : d.results)
-      for (const BodyPlaneSolution& p : result.body_plane) {
-        ++pairs;
-        if (p.body == box) s = &p;
-      }
-    EXPECT_EQ(pairs, 1) << "step " << k;
+    const BodyPlaneSolution* s = ecp_of(run, box);
+    EXPECT_EQ(ecp_count(d), 1) << "step " << k;
     ASSERT_NE(s, nullptr);
     EXPECT_NEAR(s->p_n, 5 * g * dt, kImpulseTol) << "the ground carries both, step " << k;
     EXPECT_NEAR(run.velocity("box").norm(), 0, kVelocityTol) << "step " << k;
@@ -574,14 +575,8 @@ TEST(EcpScenes, BoxOnBoxPointContactsAreSolvedWithTheBottomBoxsEcp) {
     max_iterations = std::max(max_iterations, d.stats.solver_iterations);
     // One island holds both: the bottom box's ECP and the top box's point rows; none replaced but the
     // bottom box's ground rows.
-    const BodyPlaneSolution* s = nullptr;
-    int pairs = 0;
-    for (std::size_t i = 0; i < d.results.size(); ++i)
-      for (const BodyPlaneSolution& p : d.results[i].body_plane) {
-        ++pairs;
-        if (p.body == bottom) s = &p;
-      }
-    EXPECT_EQ(pairs, 1) << "step " << k;
+    const BodyPlaneSolution* s = ecp_of(run, bottom);
+    EXPECT_EQ(ecp_count(d), 1) << "step " << k;
     ASSERT_NE(s, nullptr);
     EXPECT_NEAR(s->p_n, 5 * g * dt, kImpulseTol) << "the ground carries both boxes, step " << k;
     EXPECT_NEAR(run.velocity("bottom").norm(), 0, kVelocityTol) << "step " << k;

@@ -11,7 +11,7 @@
 //       and the wall time per simulated second; stops early after --max-wall seconds of wall time.
 //       --checkpoint writes a restart point (t, q, v and the contact impulses that warm-start the next
 //       step) at every report; --resume continues from one, so that a run of hours can be split. Not
-//       for ecp, whose stage keeps a memory of its own.
+//       for ecp, whose stage 4b warm-starts from the last step's results, which are not saved.
 //
 // Times are wall-clock (steady_clock) and CPU time of the process; on a loaded machine the CPU time is
 // the better measure of the work.
