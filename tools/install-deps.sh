@@ -6,6 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev libfcl-dev libtinyxml2-dev libgtest-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libqhull-dev
+  python3                                   # tools/identity/check.py, the behaviour-identity check
 )
 # The viewer (tools/viewer): Node.js and npm build it (any Node.js already on the machine will do),
 # Debian's Chromium runs its browser test. IMPETUS_NO_VIEWER=1 skips them.
