@@ -7,6 +7,7 @@ packages=(
   libeigen3-dev libfcl-dev libtinyxml2-dev libgtest-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev libqhull-dev
   python3                                   # tools/identity/check.py, the behaviour-identity check
+  libtomlplusplus-dev parallel   # batch manifests; GNU parallel runs --emit parallel in the tests
 )
 # The viewer (tools/viewer): Node.js and npm build it (any Node.js already on the machine will do),
 # Debian's Chromium runs its browser test. IMPETUS_NO_VIEWER=1 skips them.

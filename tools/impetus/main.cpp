@@ -3,6 +3,7 @@
 //   impetus check SCENE
 //   impetus models
 //   impetus view RUN_DIR [--serve] [--port N]
+//   impetus batch | compare | models-compare   (batch_commands.hpp)
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "batch_commands.hpp"
 #include "contact/factory.hpp"
 #include "sim/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
@@ -106,8 +108,11 @@ int main(int argc, char** argv) {
   view->add_flag("--serve", serve, "serve the page on 127.0.0.1 instead (for runs too large to inline)");
   view->add_option("--port", port, "port for --serve (0: any free port)");
 
+  const impetus::BatchCommands batch(app);
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (batch.parsed()) return batch.run();
     if (run->parsed()) return command_run(scene, options);
     if (check->parsed()) return command_check(scene);
     if (view->parsed()) return impetus::view_command(run_dir, serve, port, std::cout, std::cerr);
