@@ -82,10 +82,16 @@ void compare_final_state(const nlohmann::json& b, const nlohmann::json& c, const
     const double dp = distance(field(sb, "p"), field(sc, "p"));
     if (dp > p.size || std::isnan(dp)) p.size = dp, p.detail = it.key();
     const Vec qb = field(sb, "q"), qc = field(sc, "q");
+    // The angle of q_b⁻¹ q_c, 2·atan2(‖vector part‖, |w|): exact near zero, where 2·acos(q_b·q_c)
+    // cannot resolve angles below ~3e-8 rad.
     double angle = kInf;
     if (qb.size() == 4 && qc.size() == 4) {
-      const double dot = std::abs(qb[0] * qc[0] + qb[1] * qc[1] + qb[2] * qc[2] + qb[3] * qc[3]);
-      angle = std::isfinite(dot) ? 2 * std::acos(std::min(1.0, dot)) : kInf;
+      const double w = qb[0] * qc[0] + qb[1] * qc[1] + qb[2] * qc[2] + qb[3] * qc[3];
+      const double x = qb[0] * qc[1] - qb[1] * qc[0] - qb[2] * qc[3] + qb[3] * qc[2];
+      const double y = qb[0] * qc[2] + qb[1] * qc[3] - qb[2] * qc[0] - qb[3] * qc[1];
+      const double z = qb[0] * qc[3] - qb[1] * qc[2] + qb[2] * qc[1] - qb[3] * qc[0];
+      const double a = 2 * std::atan2(std::sqrt(x * x + y * y + z * z), std::abs(w));
+      if (std::isfinite(a)) angle = a;
     }
     if (angle > q.size) q.size = angle, q.detail = it.key();
     const double dv = std::max(distance(field(sb, "v"), field(sc, "v")), distance(field(sb, "w"), field(sc, "w")));

@@ -4,7 +4,7 @@
 // Metrics (Δ = candidate − baseline; units of the files):
 //   status               a run that is not "ok" where the baseline's was, or that failed differently
 //   final_position       max over bodies |Δp| of final_state (m)
-//   final_orientation    max over bodies of the angle between the final orientations, 2·acos|q_b·q_c| (rad)
+//   final_orientation    max over bodies of the angle of q_b⁻¹q_c, the rotation between the final orientations (rad)
 //   final_velocity       max over bodies of |Δv| and |Δω| at the end (m/s, rad/s)
 //   trajectory_position  L∞ over the recorded rows of every position column (ID.px/py/pz and joints'
 //                        .q), the candidate interpolated linearly at the baseline's times where

@@ -9,6 +9,9 @@ packages=(
   python3                                   # tools/identity/check.py, the behaviour-identity check
   libtomlplusplus-dev parallel   # batch manifests; GNU parallel runs --emit parallel in the tests
 )
+# Slurm (munge, slurmctld, slurmd) for tools/slurm-local.sh, the end-to-end test of `--emit slurm`;
+# IMPETUS_NO_SLURM=1 skips them.
+[ "${IMPETUS_NO_SLURM:-0}" = 1 ] || packages+=(munge slurmctld slurmd slurm-client)
 # The viewer (tools/viewer): Node.js and npm build it (any Node.js already on the machine will do),
 # Debian's Chromium runs its browser test. IMPETUS_NO_VIEWER=1 skips them.
 if [ "${IMPETUS_NO_VIEWER:-0}" != 1 ]; then

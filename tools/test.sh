@@ -10,3 +10,8 @@ build=${IMPETUS_BUILD_DIR:-$root/build}
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" "$@"
 python3 "$root/tools/identity/check.py" --build "$build" --jobs "$(nproc)"
+# The regression suite against its goldens (regress/), and Slurm's hand-off where Slurm is installed.
+"$root/tools/regress.sh"
+if [ "$(id -u)" = 0 ] && command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v munged >/dev/null; then
+  "$root/tools/slurm-local.sh"
+fi
