@@ -32,7 +32,10 @@ void append_line(const fs::path& file, const std::string& line) {
 
 /// The manifest beside the runs, for compare's tolerances; replaced atomically.
 void keep_manifest(const Manifest& manifest, const fs::path& out) {
-  const fs::path temp = out / (".manifest.toml." + std::to_string(getpid()));
+  // Named by host and process: array tasks on several nodes may write it at once.
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  const fs::path temp = out / (".manifest.toml." + std::string(host) + "." + std::to_string(getpid()));
   fs::copy_file(manifest.path, temp, fs::copy_options::overwrite_existing);
   fs::rename(temp, out / "manifest.toml");
 }

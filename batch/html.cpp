@@ -24,7 +24,7 @@ table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
 th { background: #f0f0f0; cursor: pointer; user-select: none; }
 th.sorted-asc::after { content: " ▲"; } th.sorted-desc::after { content: " ▼"; }
-td.text, th.text { text-align: left; }
+td.text, th.text { text-align: left; } td.text { white-space: nowrap; }
 tr.regressed td { background: #fde2e2; } tr.improved td { background: #e2f5e2; }
 td.bad { color: #b00; font-weight: bold; }
 .plot { display: inline-block; margin: 0.5em 1em 1em 0; }
@@ -73,7 +73,7 @@ function plot(el, series, yLabel, title) {
     for (let i = 0; i < s.t.length; ++i) {
       if (!isFinite(s.y[i])) { pen = 'M'; continue; }
       d += `${pen}${X(s.t[i]).toFixed(1)},${Y(s.y[i]).toFixed(1)}`; pen = 'L'; }
-    const dash = s.dash ? ' stroke-dasharray="5,3"' : '';
+    const dash = s.dash ? ` stroke-dasharray="${s.dash === true ? '5,3' : s.dash}"` : '';
     svg += `<path d="${d}" fill="none" stroke="${s.color || COLORS[k % COLORS.length]}" stroke-width="1.5"${dash}/>`; });
   svg += '</svg>';
   const legend = series.map((s, k) => `<span style="color:${s.color || COLORS[k % COLORS.length]}">━ ${s.name}</span>`).join('');

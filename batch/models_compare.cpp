@@ -145,6 +145,9 @@ int models_compare(const std::string& scene, ModelsCompareOptions options, std::
 function overlay(holder, column, label, title) {
   const series = DATA.models.filter(m => m.columns[column]).map(m => ({name: m.model + (m.status === 'ok' ? '' : ' (' + m.status + ')'),
       t: m.columns[column].t, y: m.columns[column].y.map(x => x === null ? NaN : x)}));
+  // Models that agree draw the same curve: a dash pattern per model keeps each one visible.
+  const DASHES = ['', '7,3', '2,3', '9,3,2,3', '4,5', '1,2'];
+  series.forEach((s, k) => { if (k) s.dash = DASHES[k % DASHES.length]; });
   if (!series.length) return;
   const box = document.createElement('div'); box.className = 'plot'; holder.appendChild(box);
   plot(box, series, label, title);

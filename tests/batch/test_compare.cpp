@@ -49,7 +49,9 @@ TEST(Compare, AChangedFrictionCoefficientIsARegressionWithItsMetricAndSize) {
   // Box sliding from v0 = 1 m/s decelerates at μg: after t = 0.2 s its velocities differ by
   // Δμ·g·t = 0.05·9.81·0.2 = 0.098 m/s and its positions by Δμ·g·t²/2 = 0.0098 m.
   for (const batch::Metric& m : c.runs[0].metrics) {
-    if (m.name == "final_velocity") EXPECT_NEAR(m.size, 0.05 * 9.81 * 0.2, 0.002) << m.detail;
+    if (m.name == "final_velocity") {
+      EXPECT_NEAR(m.size, 0.05 * 9.81 * 0.2, 0.002) << m.detail;
+    }
     if (m.name == "trajectory_position") {
       EXPECT_NEAR(m.size, 0.05 * 9.81 * 0.2 * 0.2 / 2, 0.0005) << m.detail;
       EXPECT_NE(m.detail.find("box.px"), std::string::npos) << m.detail;
