@@ -13,7 +13,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 
 namespace impetus {
 namespace {

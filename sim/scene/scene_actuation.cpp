@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
 
 namespace impetus::scene {

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "collision/mass_properties.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
 #include "sim/urdf/inertia_checks.hpp"
 #include "sim/urdf/urdf_parser.hpp"

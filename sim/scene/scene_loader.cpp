@@ -7,7 +7,7 @@
 #include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
 #include "sim/urdf/package_path.hpp"
 

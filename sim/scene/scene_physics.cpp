@@ -2,7 +2,7 @@
 #include <set>
 
 #include "contact/factory.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
 
 namespace impetus::scene {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <unordered_map>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/xml/values.hpp"
 
 namespace impetus {

@@ -6,7 +6,7 @@
 
 #include "collision/mass_properties.hpp"
 #include "collision/mesh_io.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/urdf/inertia_checks.hpp"
 
 namespace impetus {

@@ -11,7 +11,7 @@
 
 #include "collision/mass_properties.hpp"
 #include "collision/mesh_io.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "temp_dir.hpp"
 
 namespace impetus {

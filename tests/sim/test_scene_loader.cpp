@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "dynamics/integration.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "temp_dir.hpp"
 

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/urdf/inertia_checks.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"

@@ -13,7 +13,7 @@
 
 #include "batch_commands.hpp"
 #include "contact/factory.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/simulation.hpp"
 #include "view.hpp"
