@@ -1,8 +1,9 @@
 #include "contact/model_options.hpp"
 
 #include <algorithm>
-#include <charconv>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace impetus {
@@ -30,7 +31,9 @@ OptionReader::OptionReader(std::string model, const ModelOptions& options)
 const std::string* OptionReader::find(const std::string& key) {
   known_.push_back(key);
   auto it = options_.find(key);
-  return it == options_.end() ? nullptr : &it->second;
+  if (it == options_.end()) return nullptr;
+  text_ = trim(it->second);
+  return &text_;
 }
 
 void OptionReader::fail(const std::string& key, const std::string& message) const {
@@ -39,27 +42,39 @@ void OptionReader::fail(const std::string& key, const std::string& message) cons
   throw OptionError("contact model '" + model_ + "': option " + key + "=\"" + value + "\": " + message);
 }
 
+bool OptionReader::boolean(const std::string& key, bool fallback) {
+  const std::string* text = find(key);
+  if (text == nullptr) return fallback;
+  if (*text == "true" || *text == "1") return true;
+  if (*text == "false" || *text == "0") return false;
+  fail(key, "expected true or false (or 1 or 0)");
+}
+
 int OptionReader::integer(const std::string& key, int fallback, int min, int max) {
   const std::string* text = find(key);
   if (text == nullptr) return fallback;
-  const std::string t = trim(*text);
-  int value = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
+  const char* s = text->c_str();
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(s, &end, 10);
   const std::string expected = "expected an integer in [" + to_text(min) + ", " + to_text(max) + "]";
-  if (t.empty() || ec != std::errc() || end != t.data() + t.size()) fail(key, expected);
+  if (text->empty() || end != s + text->size() || errno == ERANGE) fail(key, expected);
   if (value < min || value > max) fail(key, expected);
-  return value;
+  return static_cast<int>(value);
 }
 
-double OptionReader::real(const std::string& key, double fallback, double min, double max) {
+double OptionReader::real(const std::string& key, double fallback, double min, double max, Lower lower) {
   const std::string* text = find(key);
   if (text == nullptr) return fallback;
-  const std::string t = trim(*text);
-  double value = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), value);
-  const std::string expected = "expected a number in [" + to_text(min) + ", " + to_text(max) + "]";
-  if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(value)) fail(key, expected);
-  if (value < min || value > max) fail(key, expected);
+  const char* s = text->c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(s, &end);
+  const std::string expected = std::string("expected a number in ") + (lower == Lower::Open ? "(" : "[") +
+                               to_text(min) + ", " + to_text(max) + "]";
+  // ERANGE also flags underflow to a denormal or zero, which is a number all the same; overflow is ±∞.
+  if (text->empty() || end != s + text->size() || std::isnan(value)) fail(key, expected);
+  if (value < min || value > max || (lower == Lower::Open && value == min)) fail(key, expected);
   return value;
 }
 

@@ -55,7 +55,7 @@ std::string validate(const ContactProblem& P) {
 
 }  // namespace
 
-EcpOptions parse_ecp_options(const ModelOptions& options) {
+EcpOptions EcpOptions::parse(const ModelOptions& options) {
   // Ranges: the limit surface's constants are positive and far from over- or underflow; the tolerance
   // between round-off of the scaled rows and a residual that would show in a trajectory.
   OptionReader reader("ecp", options);
@@ -146,7 +146,7 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
 }
 
 std::unique_ptr<ContactModel> EcpModel::create(const ModelOptions& options) {
-  return std::make_unique<EcpModel>(parse_ecp_options(options));
+  return std::make_unique<EcpModel>(EcpOptions::parse(options));
 }
 
 }  // namespace impetus

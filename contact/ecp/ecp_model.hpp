@@ -108,11 +108,11 @@ struct EcpOptions {
   double tolerance = 1e-10;
   /// Newton iterations per attempt. Default 50; range 1 … 100000.
   int max_iterations = 50;
-};
 
-/// Parses <physics><ecp e_t= e_o= e_r= tolerance= max_iterations=/> (contact/model_options.hpp); throws
-/// OptionError on an unknown key or a value out of range.
-EcpOptions parse_ecp_options(const ModelOptions& options);
+  /// Parses <physics><ecp e_t= e_o= e_r= tolerance= max_iterations=/> (contact/model_options.hpp); throws
+  /// OptionError on an unknown key or a value out of range.
+  static EcpOptions parse(const ModelOptions& options);
+};
 
 class EcpModel final : public ContactModel {
  public:
@@ -123,7 +123,7 @@ class EcpModel final : public ContactModel {
   std::string_view name() const override { return "ecp"; }
   void solve(const ContactProblem& problem, ContactResult& result) override;
   const EcpOptions& options() const { return options_; }
-  /// The factory's entry (contact/factory.cpp): parse_ecp_options, then the model.
+  /// The factory's entry (contact/factory.cpp): EcpOptions::parse, then the model.
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
  private:

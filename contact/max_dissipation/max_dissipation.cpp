@@ -21,12 +21,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
 double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
   double sum = 0;
   for (SparseRows::InnerIterator it(X, row); it; ++it) sum += it.value() * v[it.col()];
@@ -35,40 +29,25 @@ double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
 
 }  // namespace
 
-MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& given) {
-  static const std::vector<std::string> kKnown = {"friction",       "friction_edges",  "tolerance",      "gap_tolerance",
-                                                  "max_iterations", "warm_start",      "check_tolerance", "fallback_sweeps"};
-  for (const auto& [key, value] : given)
-    if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
-      std::string list;
-      for (const std::string& k : kKnown) list += (list.empty() ? "" : ", ") + k;
-      throw OptionError(std::string("contact model '") + kName + "': unknown option '" + key + "' (known: " + list + ")");
-    }
+MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& options) {
+  OptionReader read(kName, options);
   MaxDissipationOptions o;
-  ModelOptions numeric = given;
-  if (auto it = numeric.find("friction"); it != numeric.end()) {
-    const std::string value = trim(it->second);
-    if (value == "cone") o.friction = FrictionCone::SecondOrder;
-    else if (value == "pyramid") o.friction = FrictionCone::Pyramid;
-    else if (value == "viscous") o.friction = FrictionCone::Viscous;
-    else
-      throw OptionError(std::string("contact model '") + kName + "': option friction=\"" + it->second +
-                        "\": expected one of cone, pyramid, viscous");
-    numeric.erase(it);
-  }
-  OptionReader reader(kName, numeric);
-  o.friction_edges = reader.integer("friction_edges", o.friction_edges, 3, 16);
-  o.tolerance = reader.real("tolerance", o.tolerance, 1e-13, 1e-4);
-  o.gap_tolerance = reader.real("gap_tolerance", o.gap_tolerance, 1e-15, 1e-4);
-  o.max_iterations = reader.integer("max_iterations", o.max_iterations, 5, 1000);
-  o.warm_start = reader.integer("warm_start", o.warm_start, 0, 1);
-  o.check_tolerance = reader.real("check_tolerance", o.check_tolerance, 1e-12, 1e-2);
-  o.fallback_sweeps = reader.integer("fallback_sweeps", o.fallback_sweeps, 1, 10000000);
-  reader.finish();
+  o.friction = read.choice("friction", o.friction,
+                           {{"cone", FrictionCone::SecondOrder}, {"pyramid", FrictionCone::Pyramid},
+                            {"viscous", FrictionCone::Viscous}});
+  o.friction_edges = read.integer("friction_edges", o.friction_edges, 3, 16);
+  o.tolerance = read.real("tolerance", o.tolerance, 1e-13, 1e-4);
+  o.gap_tolerance = read.real("gap_tolerance", o.gap_tolerance, 1e-15, 1e-4);
+  o.max_iterations = read.integer("max_iterations", o.max_iterations, 5, 1000);
+  o.warm_start = read.boolean("warm_start", o.warm_start);
+  o.check_tolerance = read.real("check_tolerance", o.check_tolerance, 1e-12, 1e-2);
+  o.fallback_sweeps = read.integer("fallback_sweeps", o.fallback_sweeps, 1, 10000000);
+  read.finish();
   return o;
 }
 
 MaxDissipation::MaxDissipation(MaxDissipationOptions options) : options_(options) {
+  ipm_.options().trace = options_.trace;
   ipm_.options().tolerance = options_.tolerance;
   ipm_.options().gap_tolerance = options_.gap_tolerance;
   ipm_.options().max_iterations = options_.max_iterations;
@@ -87,14 +66,15 @@ void MaxDissipation::velocity_of(const ContactProblem& problem, const ConeProgra
 
 bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double impulse_scale,
                                SolverStatistics& stats) {
-  const auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start;
+  if (options_.timing) start = std::chrono::steady_clock::now();
   const int nc = problem.nc, nl = problem.nl;
   build_phase_one(problem, 0.0, program_, layout_);   // ρ only in the fallback (MD3): in the
                                                        // interior-point method a distant bound
                                                        // only slows the gap down
 
   // Warm start from the previous normal impulses, when there are any.
-  const bool guess = options_.warm_start != 0 &&
+  const bool guess = options_.warm_start &&
                      ((nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any()) ||
                       (nl > 0 && problem.p_L_guess.size() == nl && problem.p_L_guess.any()));
   if (guess) {
@@ -105,6 +85,7 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
   ipm_.solve(program_, guess ? &p2_start_ : nullptr, ipm_result_);
   report_.phase_one_status = ipm_result_.status;
   report_.phase_one_iterations = ipm_result_.iterations;
+  if (options_.trace) report_.phase_one_trace = ipm_result_.trace;
   p1_ = ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
 
   bool certified = ipm_result_.usable();
@@ -125,7 +106,7 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
     velocity_of(problem, program_, p1_, report_.v_phase_one);
   }
   report_.p_N_phase_one = p1_.head(nc);
-  report_.phase_one_seconds = seconds_since(start);
+  if (options_.timing) report_.phase_one_seconds = seconds_since(start);
   return certified;
 }
 
@@ -135,6 +116,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   report_.phase_two_accepted = false;
   report_.phase_one_iterations = report_.phase_two_iterations = 0;
   report_.phase_one_seconds = report_.phase_two_seconds = 0;
+  if (options_.trace) report_.phase_one_trace = report_.phase_two_trace = InteriorPointTrace{};
   report_.kappa = 0;
   result.v_plus = problem.v_star;
   result.p_N.setZero(nc);
@@ -180,10 +162,11 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   if (!phase_one_ok) return keep_phase_one("");
 
   // Phase II.
-  const auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point start;
+  if (options_.timing) start = std::chrono::steady_clock::now();
   build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_,
                   report_.kinetic_energy_phase_one);
-  const bool guess = options_.warm_start != 0 && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
+  const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
   p2_start_.setZero(program_.np);
   for (int i = 0; i < nc; ++i) {
     const int o = layout_.contact_offset[i];
@@ -196,14 +179,15 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   for (int k = 0; k < nl; ++k)
     if (layout_.limit_index[k] >= 0)
       p2_start_[layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : p1_[nc + k];
-  ipm_.solve(program_, options_.warm_start != 0 ? &p2_start_ : nullptr, ipm_result_);
+  ipm_.solve(program_, options_.warm_start ? &p2_start_ : nullptr, ipm_result_);
   report_.phase_two_status = ipm_result_.status;
   report_.phase_two_iterations = ipm_result_.iterations;
+  if (options_.trace) report_.phase_two_trace = ipm_result_.trace;
   stats.iterations += ipm_result_.iterations;
   const Eigen::VectorXd& p = ipm_result_.p;
   velocity_of(problem, program_, p, v2_);
   report_.kinetic_energy_phase_two = problem.kinetic_energy(v2_);
-  report_.phase_two_seconds = seconds_since(start);
+  if (options_.timing) report_.phase_two_seconds = seconds_since(start);
 
   // Acceptance (MD9).
   const double eps = options_.check_tolerance;

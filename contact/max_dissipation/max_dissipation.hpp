@@ -91,7 +91,7 @@
 //
 // Warm start: phase II starts from the previous step's impulses of the same contacts
 // (problem.p_*_guess) when there are any, else from phase I's; phase I from the previous normal
-// impulses (interior_point.hpp describes how a guess enters). Option warm_start="0" disables both.
+// impulses (interior_point.hpp describes how a guess enters). Option warm_start="false" (or "0") disables both.
 #pragma once
 
 #include <memory>
@@ -124,14 +124,22 @@ struct MaxDissipationOptions {
   double gap_tolerance = 1e-11;
   /// Iteration cap of each interior-point solve. Default 60; range 5 … 1000.
   int max_iterations = 60;
-  /// 1: warm-start both phases from the previous step's impulses; 0: cold starts. Default 1.
-  int warm_start = 1;
+  /// Warm-start both phases from the previous step's impulses (true), or start cold. Default true;
+  /// the scene writes true/false or 1/0.
+  bool warm_start = true;
   /// ε of the acceptance checks (MD9), relative. Default 1e-6: a hundred times the solver's
   /// tolerance and its acceptable level, so a certified solve passes and only a wrong one fails.
   /// Range 1e-12 … 1e-2.
   double check_tolerance = 1e-6;
   /// Sweep cap of the phase-I fallback (MD3). Default 2000; range 1 … 10⁷.
   int fallback_sweeps = 2000;
+
+  // For programs (benchmarks, tests), not scene attributes: what the report records beyond its
+  // counts. Both off by default, and then no clock is read and nothing is copied.
+  /// The interior point's solver trace of each phase (InteriorPointTrace) in the report.
+  bool trace = false;
+  /// Wall time of each phase in the report (phase_one_seconds, phase_two_seconds).
+  bool timing = false;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static MaxDissipationOptions parse(const ModelOptions& options);
@@ -148,7 +156,8 @@ struct MaxDissipationReport {
   bool phase_one_by_fallback = false;        // phase I came from projected Gauss–Seidel (MD3)
   bool phase_two_accepted = false;           // (MD9) passed; the result is phase II's
   int phase_one_iterations = 0, phase_two_iterations = 0;
-  double phase_one_seconds = 0, phase_two_seconds = 0;
+  double phase_one_seconds = 0, phase_two_seconds = 0;   // only with MaxDissipationOptions::timing
+  InteriorPointTrace phase_one_trace, phase_two_trace;      // only with MaxDissipationOptions::trace
   Eigen::VectorXd v_phase_one;               // (nv) v⁺_I
   Eigen::VectorXd p_N_phase_one;             // (nc)
 };

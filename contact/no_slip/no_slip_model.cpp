@@ -2,42 +2,26 @@
 #include "contact/no_slip/no_slip_model.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <limits>
 
 namespace impetus {
-namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
-
-NoSlipOptions parse_no_slip_options(const ModelOptions& options) {
-  NoSlipOptions parsed;
-  for (const auto& [key, value] : options) {
-    if (parse_projection_option("no_slip", key, value, parsed.projection)) continue;
-    if (key == "stick_gap") {
-      if (value == "inf") {
-        parsed.stick_gap = std::numeric_limits<double>::infinity();
-        continue;
-      }
-      parsed.stick_gap = parse_double_option("no_slip", key, value);
-      continue;
-    }
-    throw OptionError("contact model 'no_slip': unknown option '" + key +
-                      "' (known: solver, warm_start, max_pivots, zero_tolerance, dependence_tolerance, "
-                      "certificate_tolerance, stick_gap)");
-  }
-  return parsed;
+NoSlipOptions NoSlipOptions::parse(const ModelOptions& options) {
+  OptionReader read("no_slip", options);
+  NoSlipOptions o;
+  o.projection = ProjectionOptions::parse(read);
+  // Any gap, `inf` (the default) included: a negative one keeps rows only on penetrating contacts.
+  o.stick_gap = read.real("stick_gap", o.stick_gap, -std::numeric_limits<double>::infinity(),
+                          std::numeric_limits<double>::infinity());
+  read.finish();
+  return o;
 }
 
 void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
-  const auto start = std::chrono::steady_clock::now();
   // Reset field by field: report_.indices keeps its buffers (no allocation once warm).
   report_.projection = {};
-  report_.equality_residual = report_.time_find_indices = report_.time_total = 0;
+  report_.equality_residual = 0;
   const int nc = problem.nc, nl = problem.nl;
 
   M_inverse_.reset(problem);
@@ -52,7 +36,6 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
   }
   find_indices(problem.S, problem.T, sticks_, options_.projection.pivoting.dependence_tolerance, factor_,
                report_.indices);
-  report_.time_find_indices = seconds_since(start);
 
   // 2. The normal and joint-limit LCP.
   U_.N = &problem.N;
@@ -88,7 +71,6 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
                          ? report_.projection.pivoting.velocity_scale
                          : projection_velocity_scale(factor_, U_, v_f_);
   result.stats.residual = std::max(result.stats.residual, eq / s_v);
-  report_.time_total = seconds_since(start);
 }
 
 }  // namespace impetus

@@ -46,18 +46,16 @@ struct NoSlipOptions {
   ProjectionOptions projection;
   /// Contacts with φ > stick_gap (m) are frictionless; default +∞ (every contact of the problem).
   double stick_gap = std::numeric_limits<double>::infinity();
+
+  /// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.
+  static NoSlipOptions parse(const ModelOptions& options);
 };
 
-/// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.
-NoSlipOptions parse_no_slip_options(const ModelOptions& options);
-
-/// What the last solve did. Times in seconds.
+/// What the last solve did.
 struct NoSlipReport {
   FindIndicesResult indices;        // rows kept by FIND-INDICES; indices.rank = rank(G)
   ProjectionReport projection;      // pivots, fallback, ρ
   double equality_residual = 0;     // max |S_i v⁺|, |T_i v⁺| (m/s) over every sticking contact, dropped rows included
-  double time_find_indices = 0;
-  double time_total = 0;
 };
 
 class NoSlipModel final : public ContactModel {
@@ -65,7 +63,7 @@ class NoSlipModel final : public ContactModel {
   explicit NoSlipModel(NoSlipOptions options = {}) : options_(options) {}
   /// The factory's entry (contact/factory.cpp): parses the scene's options, throws OptionError.
   static std::unique_ptr<ContactModel> create(const ModelOptions& options) {
-    return std::make_unique<NoSlipModel>(parse_no_slip_options(options));
+    return std::make_unique<NoSlipModel>(NoSlipOptions::parse(options));
   }
   std::string_view name() const override { return "no_slip"; }
   void solve(const ContactProblem& problem, ContactResult& result) override;

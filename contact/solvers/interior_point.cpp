@@ -1,12 +1,10 @@
 // Mehrotra predictor–corrector for the cone program (interior_point.hpp).
 #include "contact/solvers/interior_point.hpp"
-#include "contact/solvers/interior_point_debug.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
-#include <cstdio>
-#include <cstdlib>
 
 namespace impetus {
 
@@ -130,8 +128,17 @@ void InteriorPointSolver::scaling() {
 }
 
 bool InteriorPointSolver::factor(InteriorPointResult& result) {
+  // The clock only for the trace: a factorization is the hot path of the solver.
+  const bool timed = options_.trace && !result.trace.iterations.empty();
+  std::chrono::steady_clock::time_point start;
+  if (timed) start = std::chrono::steady_clock::now();
   if (!kkt_.factor(W_)) return false;
   result.regularized_pivots = std::max(result.regularized_pivots, kkt_.regularized_pivots());
+  if (timed) {
+    InteriorPointIterate& it = result.trace.iterations.back();
+    it.factor_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    it.regularized_pivots = kkt_.regularized_pivots();
+  }
   return true;
 }
 
@@ -177,6 +184,12 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   const double impulse_scale = mass_scale_ * velocity_scale_;
 
   if (!kkt_.setup(P, mass_scale_, why)) return fail(InteriorPointStatus::InvalidProgram, why);
+  if (options_.trace) {
+    result.trace.kkt_size = kkt_.size();
+    result.trace.kkt_nonzeros = kkt_.nonzeros();
+    result.trace.factor_nonzeros = kkt_.factor_nonzeros();
+    result.trace.factor_flops = kkt_.factor_flops();
+  }
   const ConeLayout& L = kkt_.layout();
   const int m = L.m();
 
@@ -230,7 +243,14 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       break;
     }
     const double merit = std::max({pres, dres, relgap});
-    if (ipm_debug_output()) std::fprintf(stderr, "it %d pres %.2e dres %.2e gap %.2e\n", iteration, pres, dres, relgap);
+    InteriorPointIterate* traced = nullptr;
+    if (options_.trace) {
+      traced = &result.trace.iterations.emplace_back();
+      traced->iteration = iteration;
+      traced->primal_residual = pres;
+      traced->dual_residual = dres;
+      traced->gap = relgap;
+    }
     if (merit < best_merit) {
       best_merit = merit;
       best_v_ = v_;
@@ -325,7 +345,8 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       tmp_z_.segment<3>(k) = W_.soc[c].apply(soc::jordan_divide(lambda_.segment<3>(k), ds_rhs_.segment<3>(k)));
     }
     rhs_z_ = -rz_ - tmp_z_;
-    kkt_.solve(neg_rv_, neg_rp_, neg_ry_, rhs_z_, dv_, dp_, dy_, dz_, options_.refinement_steps);
+    const double refinement_error =
+        kkt_.solve(neg_rv_, neg_rp_, neg_ry_, rhs_z_, dv_, dp_, dy_, dz_, options_.refinement_steps);
     kkt_.multiply_W2(dz_, tmp_z2_);
     ds_ = tmp_z_ - tmp_z2_;
 
@@ -335,7 +356,12 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       fail(InteriorPointStatus::NumericalFailure, "non-finite step");
       break;
     }
-    if (ipm_debug_output()) std::fprintf(stderr, "   alpha_a %.3e sigma %.3e alpha %.3e\n", alpha_a, sigma, alpha);
+    if (traced != nullptr) {
+      traced->mu = mu;
+      traced->sigma = sigma;
+      traced->alpha_affine = alpha_a;
+      traced->refinement_error = refinement_error;
+    }
     constexpr double kSmallStep = 1e-10;
     small_steps = alpha < kSmallStep ? small_steps + 1 : 0;
     if (small_steps >= 3) {
@@ -363,6 +389,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       fail(InteriorPointStatus::Stalled, "no step keeps the iterate inside the cones");
       break;
     }
+    if (traced != nullptr) traced->alpha = step;
     v_ += step * dv_;
     p_ += step * dp_;
     y_ += step * dy_;

@@ -71,6 +71,7 @@
 // z are moved into the interior by the same rule.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,10 @@ struct InteriorPointOptions {
   /// contacts) the gap otherwise sits at 1–3× gap_tolerance for a dozen iterations, a third of the
   /// solve, while the residuals stay at 1e-13.
   int stall_window = 3;
+  /// Record the solver trace (InteriorPointResult::trace): per iteration the measures of (IP6), μ,
+  /// σ, the step lengths and the time of the factorization. For diagnosis (tests, benchmarks); off by
+  /// default, and then nothing is recorded and no clock is read. It never changes the iterates.
+  bool trace = false;
 };
 
 enum class InteriorPointStatus {
@@ -118,6 +123,30 @@ enum class InteriorPointStatus {
   InvalidProgram,    // the program breaks a requirement of cone_program.hpp
 };
 const char* to_string(InteriorPointStatus status);
+
+/// One iteration of the solver trace, in the scaled units of (IP2). The measures are those of the
+/// iterate the iteration starts from; the last entry (the returned or abandoned iterate) has no step,
+/// and its step fields stay NaN.
+struct InteriorPointIterate {
+  int iteration = 0;
+  double primal_residual = 0, dual_residual = 0, gap = 0;   // (IP6): primal, dual, relative gap
+  double mu = NAN;                  // duality measure sᵀz/ϑ
+  double sigma = NAN;               // centring parameter σ of the corrector (after IP8)
+  double alpha_affine = NAN;        // α_a, the predictor's step to the boundary (capped at 1)
+  double alpha = NAN;               // the step taken on (x, y, z, s), after shortening (IP7)
+  double refinement_error = NAN;    // ‖(IP3) residual‖∞ of the corrector's solve before its last refinement
+  int regularized_pivots = 0;       // pivots the factorization regularized dynamically (QD1)
+  double factor_seconds = NAN;      // wall time of the factorization
+};
+
+/// The opt-in solver trace (InteriorPointOptions::trace).
+struct InteriorPointTrace {
+  int kkt_size = 0;                 // order of the reduced KKT matrix (IP5)
+  long kkt_nonzeros = 0;            // its nonzeros (lower triangle), and those of its LDLᵀ factor
+  long factor_nonzeros = 0;
+  double factor_flops = 0;          // floating-point operations of one factorization (symbolic count)
+  std::vector<InteriorPointIterate> iterations;
+};
 
 struct InteriorPointResult {
   InteriorPointStatus status = InteriorPointStatus::Solved;
@@ -132,6 +161,7 @@ struct InteriorPointResult {
   // z in N·s, a row stated in impulses (group rows, budgets) has s in N·s and z in m/s.
   Eigen::VectorXd y, z, s;
   Eigen::VectorXd z_R;              // (nr) = the head of z: multipliers of the velocity rows (N·s)
+  InteriorPointTrace trace;         // only with InteriorPointOptions::trace
   bool solved() const { return status == InteriorPointStatus::Solved; }
   bool usable() const { return solved() || status == InteriorPointStatus::Acceptable; }
   double residual() const { return std::max({primal_residual, dual_residual, gap}); }

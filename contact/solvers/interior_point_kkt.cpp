@@ -1,13 +1,9 @@
 // The reduced KKT system (IP5) of interior_point_kkt.hpp: assembly, factorization, solve.
 #include "contact/solvers/interior_point_kkt.hpp"
-#include "contact/solvers/interior_point_debug.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
-#include <cstdio>
-#include <cstdlib>
 
 namespace impetus {
 namespace {
@@ -166,7 +162,6 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
   std::vector<char> last(nK_, 0);   // the budgets' dense rows go last
   for (int j = 0; j < layout_.nbud; ++j) last[oz_ + layout_.budget(j)] = 1;
   ldlt_.analyse(K_, last);
-  if (ipm_debug_output()) std::fprintf(stderr, "KKT n %d nnz(K) %ld nnz(L) %ld flops %.3g\n", nK_, (long)K_.nonZeros(), ldlt_.factor_nonzeros(), ldlt_.flops());
   return true;
 }
 
@@ -182,10 +177,7 @@ bool InteriorPointKkt::factor(const ConeScaling& W) {
       for (int i = j; i < 3; ++i) values[w2_pos_[q++]] -= W2_cone_[c](i, j);
   }
   for (int i = 0; i < nK_; ++i) values[diag_pos_[i]] += sign_[i] * kStaticRegularization;   // (IP6)
-  const auto t0 = std::chrono::steady_clock::now();
-  const bool ok = ldlt_.factor(K_, sign_, kDynamicEpsilon, kDynamicDelta);
-  if (ipm_debug_output()) std::fprintf(stderr, "   factor %.3f ms\n", 1e3 * std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  return ok;
+  return ldlt_.factor(K_, sign_, kDynamicEpsilon, kDynamicDelta);
 }
 
 void InteriorPointKkt::solve_M(Eigen::Ref<Eigen::VectorXd> x) const {
@@ -293,7 +285,7 @@ void InteriorPointKkt::reduced_solve(const Eigen::VectorXd& rv, const Eigen::Vec
   dv -= dy;
 }
 
-void InteriorPointKkt::solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& rp, const Eigen::VectorXd& ry,
+double InteriorPointKkt::solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& rp, const Eigen::VectorXd& ry,
                              const Eigen::VectorXd& rz, Eigen::VectorXd& dv, Eigen::VectorXd& dp,
                              Eigen::VectorXd& dy, Eigen::VectorXd& dz, int refinements) {
   reduced_solve(rv, rp, ry, rz, dv, dp, dy, dz);
@@ -301,6 +293,7 @@ void InteriorPointKkt::solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& r
                                  ry.lpNorm<Eigen::Infinity>(), rz.lpNorm<Eigen::Infinity>(), 1e-300});
   // Refinement stops at the rounding level of the right-hand side.
   constexpr double kRefinementFloor = 1e-14;
+  double last_error = NAN;
   for (int round = 0; round < refinements; ++round) {
     apply(dv, dp, dy, dz, ev_, ep_, ey_, ez_);
     ev_ = rv - ev_;
@@ -309,7 +302,7 @@ void InteriorPointKkt::solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& r
     ez_ = rz - ez_;
     const double err = std::max({ev_.lpNorm<Eigen::Infinity>(), ep_.lpNorm<Eigen::Infinity>(),
                                  ey_.lpNorm<Eigen::Infinity>(), ez_.lpNorm<Eigen::Infinity>()});
-    if (ipm_debug_output()) std::fprintf(stderr, "      refine %d err %.3e scale %.3e reg %d\n", round, err, scale, ldlt_.regularized_pivots());
+    last_error = err;
     if (!(err > kRefinementFloor * scale)) break;
     reduced_solve(ev_, ep_, ey_, ez_, cv_, cp_, cy_, cz_);
     dv += cv_;
@@ -317,6 +310,7 @@ void InteriorPointKkt::solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& r
     dy += cy_;
     dz += cz_;
   }
+  return last_error;
 }
 
 }  // namespace impetus

@@ -84,8 +84,10 @@ class InteriorPointKkt {
   bool factor(const ConeScaling& W);
 
   /// Solves (IP3) for (Δv, Δp, Δy, Δz) given the right-hand side (d_v, d_p, d_y, d_z), with up to
-  /// `refinements` rounds of iterative refinement. Uses the scaling of the last factor().
-  void solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& rp, const Eigen::VectorXd& ry,
+  /// `refinements` rounds of iterative refinement. Uses the scaling of the last factor(). Returns the
+  /// residual ‖·‖∞ of (IP3) the last round measured (before its correction, if it made one); NaN
+  /// without refinement.
+  double solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& rp, const Eigen::VectorXd& ry,
              const Eigen::VectorXd& rz, Eigen::VectorXd& dv, Eigen::VectorXd& dp, Eigen::VectorXd& dy,
              Eigen::VectorXd& dz, int refinements);
 
@@ -106,6 +108,10 @@ class InteriorPointKkt {
   /// Pivots the last factor() had to regularize dynamically, and the factor's nonzeros.
   int regularized_pivots() const { return ldlt_.regularized_pivots(); }
   long factor_nonzeros() const { return ldlt_.factor_nonzeros(); }
+  /// Order and nonzeros of K̃, and the operations of one factorization (for the solver trace).
+  int size() const { return nK_; }
+  long nonzeros() const { return static_cast<long>(K_.nonZeros()); }
+  double factor_flops() const { return ldlt_.flops(); }
 
  private:
   using SparseCol = Eigen::SparseMatrix<double>;

@@ -1,5 +1,5 @@
 // Options shared by the no-slip and viscous models (scene: <physics><no_slip …/> / <viscous …/>),
-// and the parsing of their string values.
+// read by the models' parse through the one OptionReader (contact/model_options.hpp).
 //
 //   attribute               type     default               meaning
 //   ---------------------   ------   -------------------   ---------------------------------------------
@@ -15,6 +15,7 @@
 #include <string>
 
 #include "contact/contact_model.hpp"
+#include "contact/model_options.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/solvers/principal_pivoting.hpp"
 
@@ -32,16 +33,10 @@ struct ProjectionOptions {
   double certificate_tolerance = 1e-9;
   /// The fallback and the `lemke` solver; Lemke's own defaults (lemke.hpp), not settable from a scene.
   LemkeOptions lemke;
+
+  /// Reads the attributes of the table above from a model's reader (which the model then finishes);
+  /// throws OptionError for a bad value.
+  static ProjectionOptions parse(OptionReader& read);
 };
-
-/// Consumes `key` if it is an option of ProjectionOptions; false when the key is not one of them.
-/// Throws OptionError (naming `model`, the key and the value) for a bad value.
-bool parse_projection_option(const std::string& model, const std::string& key, const std::string& value,
-                             ProjectionOptions& options);
-
-/// Value parsers: the whole string must be the value. Throw OptionError naming model and key.
-double parse_double_option(const std::string& model, const std::string& key, const std::string& value);
-int parse_int_option(const std::string& model, const std::string& key, const std::string& value);
-bool parse_bool_option(const std::string& model, const std::string& key, const std::string& value);
 
 }  // namespace impetus

@@ -20,14 +20,12 @@
 
 namespace impetus {
 
-/// What one solve did, beyond SolverStatistics. Times in seconds.
+/// What one solve did, beyond SolverStatistics.
 struct ProjectionReport {
   PivotingReport pivoting;        // the principal pivoting attempt (when run)
   bool lemke_run = false;         // the dense LCP was solved (fallback or solver = lemke)
   LemkeResult lemke;              // its outcome
   double residual = 0;            // ρ (UP2) of the result returned
-  double time_pivoting = 0;
-  double time_lemke = 0;
 };
 
 /// ρ of (UP2) for z, w (n) at velocity scale s_v.

@@ -46,7 +46,7 @@ void StewartTrinkle::solve(const ContactProblem& problem, ContactResult& result)
   assemble_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, lcp_);
   LemkeResult lemke;
   double warm_residual = 0;
-  if (options_.warm_start != 0 && warm_->solve(problem, lcp_, options_.tolerance, z_, warm_residual)) {
+  if (options_.warm_start && warm_->solve(problem, lcp_, options_.tolerance, z_, warm_residual)) {
     lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
     lemke.attempts = 1;
   } else {

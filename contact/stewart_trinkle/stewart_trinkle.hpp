@@ -130,9 +130,10 @@ struct StewartTrinkleOptions {
   /// below the O(dt) error of the scheme, where the LCP would be singular up to roundoff. Range
   /// 0 … 1e-3; 0 disables merging (exact duplicates are still solved right, by Lemke).
   double merge_tolerance = 1e-6;
-  /// 1: try the previous step's active set before Lemke (warm_start.hpp, ST10); 0: always Lemke.
-  /// Default 1. Either way the answer meets the certificate at `tolerance`.
-  int warm_start = 1;
+  /// Try the previous step's active set before Lemke (warm_start.hpp, ST10), or always Lemke.
+  /// Default true; the scene writes true/false or 1/0. Either way the answer meets the certificate
+  /// at `tolerance`.
+  bool warm_start = true;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);

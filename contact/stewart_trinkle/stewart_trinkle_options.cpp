@@ -16,7 +16,7 @@ StewartTrinkleOptions StewartTrinkleOptions::parse(const ModelOptions& options) 
   o.regularization_max = read.real("regularization_max", defaults.regularization_max, 0, 1e-2);
   o.regularization_growth = read.real("regularization_growth", defaults.regularization_growth, 1.5, 1e6);
   o.merge_tolerance = read.real("merge_tolerance", defaults.merge_tolerance, 0, 1e-3);
-  o.warm_start = read.integer("warm_start", defaults.warm_start, 0, 1);
+  o.warm_start = read.boolean("warm_start", defaults.warm_start);
   if (o.regularization_max > 0 && o.regularization_min > o.regularization_max)
     read.fail("regularization_min", "expected at most regularization_max (" + std::to_string(o.regularization_max) + ")");
   if (o.regularization_max > 0 && o.regularization_min <= 0)

@@ -2,15 +2,10 @@
 #include "contact/viscous/viscous_model.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <numeric>
 
 namespace impetus {
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 /// out += M_b x_b, block by block (M from the block, or L Lᵀ from its factor).
 void add_M_times(const ContactProblem& problem, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
@@ -43,21 +38,14 @@ void add_outer(Matrix& W, const SparseRows& R, int row, double weight, int lo, i
 
 }  // namespace
 
-ViscousOptions parse_viscous_options(const ModelOptions& options) {
-  ViscousOptions parsed;
-  for (const auto& [key, value] : options) {
-    if (parse_projection_option("viscous", key, value, parsed.projection)) continue;
-    if (key == "mu_viscous_per") {
-      if (value == "pair") parsed.distribution = ViscousDistribution::Pair;
-      else if (value == "point") parsed.distribution = ViscousDistribution::Point;
-      else throw OptionError("contact model 'viscous': option mu_viscous_per=\"" + value + "\": expected pair or point");
-      continue;
-    }
-    throw OptionError("contact model 'viscous': unknown option '" + key +
-                      "' (known: solver, warm_start, max_pivots, zero_tolerance, dependence_tolerance, "
-                      "certificate_tolerance, mu_viscous_per)");
-  }
-  return parsed;
+ViscousOptions ViscousOptions::parse(const ModelOptions& options) {
+  OptionReader read("viscous", options);
+  ViscousOptions o;
+  o.projection = ProjectionOptions::parse(read);
+  o.distribution = read.choice("mu_viscous_per", o.distribution,
+                               {{"pair", ViscousDistribution::Pair}, {"point", ViscousDistribution::Point}});
+  read.finish();
+  return o;
 }
 
 void ViscousModel::distribute_coefficients(const ContactProblem& problem) {
@@ -162,7 +150,6 @@ bool ViscousModel::build_metric(const ContactProblem& problem) {
 }
 
 void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
-  const auto start = std::chrono::steady_clock::now();
   report_ = {};
   const int nc = problem.nc, nl = problem.nl, nv = problem.nv;
   const double dt = problem.dt;
@@ -203,7 +190,6 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
     power += (result.p_S[i] * s + result.p_T[i] * t) / dt;
   }
   report_.friction_power = power;
-  report_.time_total = seconds_since(start);
 }
 
 }  // namespace impetus

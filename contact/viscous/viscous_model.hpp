@@ -6,7 +6,7 @@
 // are unknown, and the LCP matrix N M⁻¹ Nᵀ is symmetric PSD. (Its (39)/(42) have the sign of f*
 // flipped and drop J̇v, Ṅv: errata E3, E4.)
 //
-// Discretisation chosen here (issue 3: stable at any dt and μ_v). Over one step, with impulses and
+// Discretisation chosen here, so that the step is stable at any dt and μ_v. Over one step, with impulses and
 // the friction evaluated at the end of the step (backward Euler on the viscous term only):
 //     M v⁺ = M v* − dt K v⁺ + Nᵀ p_N + Lᵀ p_L,   K = Σ_i μ̃_i (s_i s_iᵀ + t_i t_iᵀ) = Sᵀμ̃S + Tᵀμ̃T  (V1)
 //     0 ≤ p_N ⊥ N v⁺ + φ/dt ≥ 0,   0 ≤ p_L ⊥ L v⁺ + φ_L/dt ≥ 0                                  (V2)
@@ -51,16 +51,15 @@ enum class ViscousDistribution { Pair, Point };
 struct ViscousOptions {
   ProjectionOptions projection;
   ViscousDistribution distribution = ViscousDistribution::Pair;   // attribute mu_viscous_per
-};
 
-/// Parses <physics><viscous …/>; throws OptionError for an unknown key or a bad value.
-ViscousOptions parse_viscous_options(const ModelOptions& options);
+  /// Parses <physics><viscous …/>; throws OptionError for an unknown key or a bad value.
+  static ViscousOptions parse(const ModelOptions& options);
+};
 
 struct ViscousReport {
   ProjectionReport projection;
   bool dense_metric = false;        // W factored as one dense matrix (viscous rows couple systems)
   double friction_power = 0;        // Σ_i p_S,i S_i v⁺ + p_T,i T_i v⁺, divided by dt (W); ≤ 0
-  double time_total = 0;            // s
 };
 
 class ViscousModel final : public ContactModel {
@@ -68,7 +67,7 @@ class ViscousModel final : public ContactModel {
   explicit ViscousModel(ViscousOptions options = {}) : options_(options) {}
   /// The factory's entry (contact/factory.cpp): parses the scene's options, throws OptionError.
   static std::unique_ptr<ContactModel> create(const ModelOptions& options) {
-    return std::make_unique<ViscousModel>(parse_viscous_options(options));
+    return std::make_unique<ViscousModel>(ViscousOptions::parse(options));
   }
   std::string_view name() const override { return "viscous"; }
   void solve(const ContactProblem& problem, ContactResult& result) override;

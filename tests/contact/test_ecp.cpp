@@ -50,15 +50,15 @@ TEST(EcpModel, RegisteredWithTheFactory) {
 }
 
 TEST(EcpModel, OptionsAreParsedAndCheckedByName) {
-  const EcpOptions o = parse_ecp_options({{"e_r", "0.05"}, {"e_t", "2"}, {"max_iterations", "7"}});
+  const EcpOptions o = EcpOptions::parse({{"e_r", "0.05"}, {"e_t", "2"}, {"max_iterations", "7"}});
   EXPECT_EQ(o.surface.e_r, 0.05);
   EXPECT_EQ(o.surface.e_t, 2.0);
   EXPECT_EQ(o.surface.e_o, 1.0);
   EXPECT_EQ(o.max_iterations, 7);
-  EXPECT_THROW(parse_ecp_options({{"e_q", "1"}}), OptionError);
-  EXPECT_THROW(parse_ecp_options({{"e_r", "-0.1"}}), OptionError);
-  EXPECT_THROW(parse_ecp_options({{"tolerance", "abc"}}), OptionError);
-  EXPECT_THROW(parse_ecp_options({{"max_iterations", "2.5"}}), OptionError);
+  EXPECT_THROW(EcpOptions::parse({{"e_q", "1"}}), OptionError);
+  EXPECT_THROW(EcpOptions::parse({{"e_r", "-0.1"}}), OptionError);
+  EXPECT_THROW(EcpOptions::parse({{"tolerance", "abc"}}), OptionError);
+  EXPECT_THROW(EcpOptions::parse({{"max_iterations", "2.5"}}), OptionError);
 }
 
 // A box at rest on its face: the normal impulse carries the weight, nothing moves, the ECP is below the

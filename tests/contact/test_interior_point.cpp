@@ -275,6 +275,40 @@ TEST(InteriorPoint, RandomProgramsMeetTheOptimalityConditions) {
   }
 }
 
+TEST(InteriorPoint, TraceRecordsEachIterationWithoutChangingAnyIterate) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    RandomProgram rp(3, 5, seed);
+    InteriorPointSolver plain, traced;
+    traced.options().trace = true;
+    InteriorPointResult a, b;
+    plain.solve(rp.P, nullptr, a);
+    traced.solve(rp.P, nullptr, b);
+    ASSERT_TRUE(a.solved() && b.solved()) << "seed " << seed;
+    EXPECT_TRUE(a.trace.iterations.empty());   // off by default: nothing recorded
+    // The trace only watches: the same iterates, bit for bit.
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_TRUE(a.p == b.p && a.v == b.v) << "seed " << seed;
+    // One entry per iteration, and one for the iterate the solver stopped at.
+    ASSERT_EQ(static_cast<int>(b.trace.iterations.size()), b.iterations + 1) << "seed " << seed;
+    EXPECT_GT(b.trace.kkt_size, 0);
+    EXPECT_GE(b.trace.factor_nonzeros, b.trace.kkt_nonzeros);   // L has K's pattern and its fill
+    for (std::size_t k = 0; k + 1 < b.trace.iterations.size(); ++k) {
+      const InteriorPointIterate& it = b.trace.iterations[k];
+      EXPECT_EQ(it.iteration, static_cast<int>(k));
+      EXPECT_GE(it.mu, 0.0);
+      EXPECT_TRUE(it.sigma >= 0 && it.sigma <= 1) << it.sigma;
+      EXPECT_TRUE(it.alpha_affine >= 0 && it.alpha_affine <= 1) << it.alpha_affine;
+      EXPECT_TRUE(it.alpha > 0 && it.alpha <= 1) << it.alpha;   // a step was taken
+      EXPECT_GE(it.factor_seconds, 0.0);
+    }
+    // The last entry is the iterate that met (IP6), and it took no step.
+    const InteriorPointIterate& last = b.trace.iterations.back();
+    EXPECT_LE(std::max(last.primal_residual, last.dual_residual), traced.options().tolerance);
+    EXPECT_LE(last.gap, traced.options().gap_tolerance);
+    EXPECT_TRUE(std::isnan(last.alpha));
+  }
+}
+
 TEST(InteriorPoint, WarmStartAtTheSolutionConvergesToIt) {
   RandomProgram rp(4, 8, 3);
   InteriorPointSolver solver;

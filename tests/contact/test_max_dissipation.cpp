@@ -211,6 +211,28 @@ TEST(MaxDissipation, PilesNeverGainEnergyAndMeetTheirConstraints) {
   }
 }
 
+TEST(MaxDissipation, TraceAndTimingAreInTheReportOnlyWhenAskedFor) {
+  Pile pile(3, 2, 0.5, 3);
+  const ContactProblem& P = *pile.problem;
+  MaxDissipation plain;
+  const ContactResult rp = solve(plain, P);
+  MaxDissipationOptions options;
+  options.trace = options.timing = true;
+  MaxDissipation traced(options);
+  const ContactResult rt = solve(traced, P);
+  ASSERT_EQ(rt.stats.status, SolveStatus::Solved) << rt.stats.message;
+  ASSERT_TRUE(traced.last_report().phase_two_accepted);
+  EXPECT_TRUE(rp.v_plus == rt.v_plus && rp.p_N == rt.p_N && rp.p_S == rt.p_S);   // watched, not changed
+  const MaxDissipationReport& off = plain.last_report();
+  EXPECT_TRUE(off.phase_one_trace.iterations.empty() && off.phase_two_trace.iterations.empty());
+  EXPECT_EQ(off.phase_one_seconds + off.phase_two_seconds, 0.0);   // no clock read
+  const MaxDissipationReport& on = traced.last_report();
+  EXPECT_EQ(static_cast<int>(on.phase_one_trace.iterations.size()), on.phase_one_iterations + 1);
+  EXPECT_EQ(static_cast<int>(on.phase_two_trace.iterations.size()), on.phase_two_iterations + 1);
+  EXPECT_GT(on.phase_one_seconds, 0.0);
+  EXPECT_GT(on.phase_two_seconds, 0.0);
+}
+
 TEST(MaxDissipation, LooserGapToleranceStopsSoonerAndStaysWithinItsGap) {
   // gap_tolerance reaches both interior-point solves: a looser gap ends phase II in fewer
   // iterations, and what it returns is still certified (MD9) and dissipative.
@@ -540,7 +562,7 @@ TEST(MaxDissipationOptions, ParsesAndRefuses) {
       MaxDissipationOptions::parse({{"friction", "pyramid"}, {"friction_edges", "8"}, {"warm_start", "0"}});
   EXPECT_EQ(o.friction, FrictionCone::Pyramid);
   EXPECT_EQ(o.friction_edges, 8);
-  EXPECT_EQ(o.warm_start, 0);
+  EXPECT_FALSE(o.warm_start);
   EXPECT_EQ(MaxDissipationOptions::parse({{"friction", " viscous "}}).friction, FrictionCone::Viscous);
   EXPECT_THROW(MaxDissipationOptions::parse({{"friction", "square"}}), OptionError);
   EXPECT_THROW(MaxDissipationOptions::parse({{"friction_edges", "2"}}), OptionError);

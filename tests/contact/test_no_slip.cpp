@@ -1,5 +1,5 @@
-// The no-slip model (contact/no_slip/no_slip_model.hpp) on hand-built problems: issue 3's "what must
-// hold", with answers derived from the model (NS1)–(NS4).
+// The no-slip model (contact/no_slip/no_slip_model.hpp) on hand-built problems, with
+// answers derived from the model (NS1)–(NS4).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -51,7 +51,7 @@ ProblemBuilder box_on_ground(int copies = 1, double mass = 2.0, const Eigen::Mat
   return b;
 }
 
-/// Every property of (NS1)–(NS3) on a result, with the sizes of issue 3.
+/// Every property of (NS1)–(NS3) on a result, and the sizes of its vectors.
 void expect_no_slip_solution(const ContactProblem& P, const ContactResult& r) {
   ASSERT_EQ(r.v_plus.size(), P.nv);
   ASSERT_TRUE(r.v_plus.allFinite());
@@ -313,7 +313,7 @@ TEST(NoSlip, EmptyProblemsPassTheFreeVelocityThrough) {
 }
 
 TEST(NoSlip, OptionsParseAndRefuseUnknownKeysAndBadValues) {
-  const NoSlipOptions o = parse_no_slip_options(
+  const NoSlipOptions o = NoSlipOptions::parse(
       {{"solver", "lemke"}, {"max_pivots", "50"}, {"zero_tolerance", "1e-12"}, {"warm_start", "false"},
        {"dependence_tolerance", "1e-10"}, {"certificate_tolerance", "1e-8"}, {"stick_gap", "0.001"}});
   EXPECT_EQ(o.projection.solver, ProjectionSolver::Lemke);
@@ -323,13 +323,13 @@ TEST(NoSlip, OptionsParseAndRefuseUnknownKeysAndBadValues) {
   EXPECT_EQ(o.projection.pivoting.dependence_tolerance, 1e-10);
   EXPECT_EQ(o.projection.certificate_tolerance, 1e-8);
   EXPECT_EQ(o.stick_gap, 0.001);
-  EXPECT_THROW(parse_no_slip_options({{"friction_edges", "4"}}), OptionError);
-  EXPECT_THROW(parse_no_slip_options({{"solver", "dantzig"}}), OptionError);
-  EXPECT_THROW(parse_no_slip_options({{"max_pivots", "-1"}}), OptionError);
-  EXPECT_THROW(parse_no_slip_options({{"max_pivots", "12x"}}), OptionError);
-  EXPECT_THROW(parse_no_slip_options({{"zero_tolerance", "0"}}), OptionError);
-  EXPECT_THROW(parse_no_slip_options({{"warm_start", "maybe"}}), OptionError);
-  EXPECT_THROW(parse_no_slip_options({{"stick_gap", "nan"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"friction_edges", "4"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"solver", "dantzig"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"max_pivots", "-1"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"max_pivots", "12x"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"zero_tolerance", "0"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"warm_start", "maybe"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"stick_gap", "nan"}}), OptionError);
 }
 
 TEST(NoSlip, FactoryBuildsItWithItsOptions) {

@@ -440,7 +440,7 @@ namespace warm {
 /// Solves `P` cold, then again with the cold impulses as the guesses; returns (cold, warm).
 std::pair<ContactResult, ContactResult> cold_then_warm(const ContactProblem& P) {
   StewartTrinkleOptions cold_options;
-  cold_options.warm_start = 0;
+  cold_options.warm_start = false;
   StewartTrinkle cold_model(cold_options), warm_model;
   std::pair<ContactResult, ContactResult> out;
   cold_model.solve(P, out.first);

@@ -193,10 +193,10 @@ TEST(Viscous, PivotingAndLemkeAgree) {
 }
 
 TEST(Viscous, OptionsParseAndRefuseUnknownKeysAndBadValues) {
-  EXPECT_EQ(parse_viscous_options({{"mu_viscous_per", "point"}}).distribution, ViscousDistribution::Point);
-  EXPECT_EQ(parse_viscous_options({}).distribution, ViscousDistribution::Pair);
-  EXPECT_THROW(parse_viscous_options({{"mu_viscous_per", "contact"}}), OptionError);
-  EXPECT_THROW(parse_viscous_options({{"stick_gap", "0"}}), OptionError);
+  EXPECT_EQ(ViscousOptions::parse({{"mu_viscous_per", "point"}}).distribution, ViscousDistribution::Point);
+  EXPECT_EQ(ViscousOptions::parse({}).distribution, ViscousDistribution::Pair);
+  EXPECT_THROW(ViscousOptions::parse({{"mu_viscous_per", "contact"}}), OptionError);
+  EXPECT_THROW(ViscousOptions::parse({{"stick_gap", "0"}}), OptionError);
   EXPECT_EQ(make_contact_model("viscous", {{"max_pivots", "10"}})->name(), "viscous");
 }
 
