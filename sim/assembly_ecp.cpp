@@ -17,8 +17,8 @@ double ground_mu(const WorldModel& model, int link) {
   return model.ground_mu;
 }
 
-/// A problem for an island of one free body and no contact rows (the lead's assembly makes none where
-/// the collision stage found nothing).
+/// A problem for an island of one free body and no contact rows (the general assembly makes none where
+/// the collision stage found nothing, but an ECP body–plane pair needs one).
 void make_single_body_problem(const WorldModel& model, const State& state, int tree_index, double dt,
                               StepData& data, ContactProblem& P) {
   const Tree& tree = model.multibody.trees[tree_index];

@@ -1,5 +1,5 @@
 // geometry.json: the collision geometry of a run, written beside trajectory.csv so that a run
-// folder describes itself (the viewer draws it; issue 6).
+// folder describes itself (the viewer, tools/viewer, draws it).
 //
 //   {"scene": NAME,
 //    "ground": {"z": 0, "normal": [0, 0, 1]} | null,

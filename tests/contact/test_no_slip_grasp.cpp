@@ -1,20 +1,24 @@
 // The seed-000 grasp built in code (test_no_slip_grasp.hpp): 36 contacts with degenerate corner
-// normals, dt = 0.01, 1000 steps. Issue 3: the grasped boxes move less than 1 mm relative to the
-// grippers. What Stewart–Trinkle does on the same problem is recorded, not asserted (the paper's lost
-// the grasp after about ten steps).
+// normals, dt = 0.01, 1000 steps: under no_slip the grasped boxes stay where the grippers hold them.
+// Stewart–Trinkle on the same problem meets Coulomb's conditions at every step; whether it keeps the
+// grasp (the paper's lost it after about ten steps) is a benchmark report (bench_no_slip).
 #include <gtest/gtest.h>
 
 #include <chrono>
 
 #include "contact/factory.hpp"
 #include "contact/no_slip/no_slip_model.hpp"
+#include "coulomb_invariants.hpp"
 #include "test_no_slip_grasp.hpp"
 
 namespace impetus {
 namespace {
 
 constexpr int kSteps = 1000;
-constexpr double kGraspDriftBound = 1e-3;   // m, issue 3
+// m: 1% of a box's side. No-slip rows leave no tangential velocity at any contact (so no drift
+// beyond round-off), and the normal rows let a box move only by its contacts' gaps; a lost grasp
+// drops the boxes by g t²/2, metres over the 10 s of the run.
+constexpr double kGraspDriftBound = 1e-3;
 
 struct GraspOutcome {
   double max_drift = 0;        // m: largest displacement of a box relative to the left gripper
@@ -72,25 +76,37 @@ TEST(NoSlipGrasp, ContactsAreThirtySixAndTheProblemHasRedundantRows) {
   EXPECT_LE(model.last_report().projection.pivoting.active + model.last_report().indices.rank, 14);
 }
 
-TEST(NoSlipGrasp, StewartTrinkleOnTheSameProblemIsReported) {
-  // Not an assertion on Stewart–Trinkle's physics: the issue asks what it does here. Only that it
-  // runs without crashing and its outcome is recorded. 20 steps keep the test fast (a Stewart–Trinkle
-  // step of this grasp takes up to ~0.1 s of Lemke); tools/bench/bench_no_slip runs the 1000.
+TEST(NoSlipGrasp, StewartTrinkleOnTheSameProblemMeetsCoulombsConditions) {
+  // The paper's Stewart–Trinkle lost this grasp after about ten steps; whether ours does hangs on the
+  // degenerate corner normals and on rounding, so it is reported by the benchmark
+  // (build/bench/bench_no_slip --grasp_report=1000), not asserted. What every step must satisfy is
+  // the LCP's own physics (coulomb_invariants.hpp), with 36 degenerate and redundant contacts.
+  // 20 steps keep the test fast (a Stewart–Trinkle step of this grasp takes up to ~0.1 s of Lemke).
+  constexpr int kStewartTrinkleSteps = 20;
+  // The model certifies ρ ≤ 1e-6 (StewartTrinkleOptions::tolerance) in the LCP's own scaling, whose
+  // unknowns (β, λ) and rows differ from (p, v⁺) by the O(1) factors of the pyramid and of merged
+  // contacts (ST9); a factor 10 covers them.
+  constexpr double kCoulombTolerance = 1e-5;
   for (auto variant : {test::GraspSetup::Variant::CornerNormals, test::GraspSetup::Variant::Duplicates}) {
     test::GraspSetup setup;
     setup.variant = variant;
-    auto model = make_contact_model("stewart_trinkle", {});
-    const GraspOutcome o = run_grasp(*model, setup, 20);
     const std::string tag = variant == test::GraspSetup::Variant::CornerNormals ? "corner_normals" : "duplicates";
-    RecordProperty("stewart_trinkle_" + tag + "_max_drift_m", std::to_string(o.max_drift));
-    RecordProperty("stewart_trinkle_" + tag + "_fallbacks", o.fallbacks);
-    RecordProperty("stewart_trinkle_" + tag + "_failures", o.failures);
-    RecordProperty("stewart_trinkle_" + tag + "_steps", o.steps);
-    RecordProperty("stewart_trinkle_" + tag + "_seconds", std::to_string(o.seconds));
-    std::printf("[ report   ] stewart_trinkle grasp (%s): %d steps, max drift %.3g m, fallbacks %d, failures %d, "
-                "max pivots %d, %.3f s\n",
-                tag.c_str(), o.steps, o.max_drift, o.fallbacks, o.failures, o.max_iterations, o.seconds);
-    EXPECT_GT(o.steps, 0);
+    auto model = make_contact_model("stewart_trinkle", {});
+    test::GraspSimulation sim(setup);
+    test::ProblemBuilder builder;
+    for (int k = 0; k < kStewartTrinkleSteps; ++k) {
+      const ContactProblem P = sim.problem(builder);   // the problem step() solves
+      sim.step(*model);
+      ASSERT_TRUE(sim.finite()) << tag << ", step " << k;
+      ASSERT_EQ(sim.contacts(), 36) << tag << ", step " << k;
+      ASSERT_NE(sim.result().stats.status, SolveStatus::Failed) << tag << ", step " << k << ": " << sim.result().stats.message;
+      const test::CoulombViolations c = test::coulomb_violations(P, sim.result());
+      EXPECT_LE(c.negative_impulse, kCoulombTolerance) << tag << ", step " << k;
+      EXPECT_LE(c.penetration, kCoulombTolerance) << tag << ", step " << k;
+      EXPECT_LE(c.complementarity, kCoulombTolerance) << tag << ", step " << k;
+      EXPECT_LE(c.outside_cone, kCoulombTolerance) << tag << ", step " << k;
+      EXPECT_LE(c.friction_power, kCoulombTolerance) << tag << ", step " << k;
+    }
   }
 }
 

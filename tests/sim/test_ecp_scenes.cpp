@@ -1,4 +1,4 @@
-// Scene-level physics of issue 5: the ECP model (seed 003, contact/ecp/ecp_model.hpp) through the whole
+// Scene-level physics of the ECP model (seed 003, contact/ecp/ecp_model.hpp) through the whole
 // pipeline (scene loading with <load>, collision, assembly with stage 4b, the model, integration with stage
 // 6b), on the shipped scenes ecp_box_slide, ecp_box_push, ecp_box_spin, ecp_tbar and ecp_desk. The expected
 // motions are the discrete-time derivations of shared/notes/seed-003-notes.md §4.2.
@@ -164,7 +164,8 @@ double distance_from_hull_2d(const Eigen::Vector3d& p3, std::vector<Eigen::Vecto
   return inside ? 0.0 : d;
 }
 
-/// What every step of every ECP scene must satisfy (issue 5, "What must hold"), checked after each step.
+/// What every step of every ECP scene must satisfy (the NCP of ecp_model.hpp solved, no penetration
+/// beyond its tolerance, no energy from contact), checked after each step.
 struct StepChecks {
   int failures = 0;
   double min_vertex_height = INFINITY;   // m: lowest vertex of the true geometry over the run

@@ -1,4 +1,4 @@
-// Scene-level tests of issue 4 (max_dissipation, seed 002): the ramp against its closed form and
+// Scene-level tests of max_dissipation (seed 002): the ramp against its closed form and
 // against stewart_trinkle, a small granular pile, the shipped scenes run with this model (no contact
 // stage adds energy beyond what gap stabilisation must), and the 8-DoF arm with joint friction
 // (sim/joint_friction_stage.hpp), both through a hand-written step loop and through the Stepper.

@@ -1,4 +1,4 @@
-// Scene-level physics of issue 3: the no_slip and viscous models through the whole pipeline
+// Scene-level physics of the seed-000 models: the no_slip and viscous models through the whole pipeline
 // (scene loading, collision, assembly, the stepper), on the shipped scenes incline_no_slip,
 // box_slide_viscous and grasp_no_slip.
 #include <gtest/gtest.h>
@@ -8,13 +8,15 @@
 
 #include "contact/no_slip/no_slip_model.hpp"
 #include "scene_fixture.hpp"
+#include "tests/contact/coulomb_invariants.hpp"
 #include "sim/simulation.hpp"
 
 namespace impetus {
 namespace {
 
 constexpr double g = 9.81;
-// Issue 3: |S v⁺|, |T v⁺| < 1e-9 m/s at every contact, N v⁺ ≥ −φ/dt − 1e-9.
+// |S v⁺|, |T v⁺| < 1e-9 m/s at every contact, N v⁺ ≥ −φ/dt − 1e-9: the projection certifies
+// ρ ≤ 1e-9 (ProjectionOptions::certificate_tolerance) at the velocity scales of these scenes (≤ 1 m/s).
 constexpr double kVelocityTol = 1e-9;
 
 /// Largest |S v⁺|, |T v⁺| and largest violation of N v⁺ ≥ −φ/dt over the islands of the last step.
@@ -133,23 +135,44 @@ GraspRun run_grasp(const std::string& model, int steps) {
 TEST(NoSlipScenes, GraspHoldsTheBoxesForAThousandSteps) {
   const GraspRun r = run_grasp("no_slip", 1000);
   EXPECT_EQ(r.steps, 1000);
-  EXPECT_LT(r.max_drift, 1e-3);   // issue 3
+  // 1% of a box's side: no-slip rows leave no tangential velocity, so the boxes move only by their
+  // contacts' gaps; a lost grasp drops them by g t²/2, metres over the run.
+  constexpr double kGraspDriftBound = 1e-3;   // m
+  EXPECT_LT(r.max_drift, kGraspDriftBound);
   EXPECT_EQ(r.failures, 0);
   EXPECT_GT(r.max_contacts, 0);
   RecordProperty("no_slip_max_drift_m", std::to_string(r.max_drift));
   RecordProperty("contacts", r.max_contacts);
 }
 
-TEST(NoSlipScenes, GraspUnderStewartTrinkleIsReported) {
-  // What Stewart–Trinkle does on the same scene (issue 3 asks; the paper's lost the grasp in ~10
-  // steps). Recorded, not asserted beyond running: 200 steps keep the suite fast.
-  const GraspRun r = run_grasp("stewart_trinkle", 200);
-  RecordProperty("stewart_trinkle_max_drift_m", std::to_string(r.max_drift));
-  RecordProperty("stewart_trinkle_failures", r.failures);
-  RecordProperty("stewart_trinkle_fallbacks", r.fallbacks);
-  std::printf("[ report   ] stewart_trinkle grasp scene: %d steps, %d contacts, max drift %.3g m, failures %d, "
-              "fallbacks %d\n", r.steps, r.max_contacts, r.max_drift, r.failures, r.fallbacks);
-  EXPECT_GT(r.steps, 0);
+TEST(NoSlipScenes, GraspUnderStewartTrinkleMeetsCoulombsConditions) {
+  // Whether Stewart–Trinkle keeps this grasp (the paper's lost it in ~10 steps) hangs on rounding at
+  // the fingers' coincident corners; `impetus run scenes/grasp_no_slip.xml --model stewart_trinkle`
+  // reports it (summary.json). What every step must satisfy, through the whole pipeline, is the LCP's
+  // physics (tests/contact/coulomb_invariants.hpp). 200 steps keep the suite fast.
+  constexpr int kSteps = 200;
+  // ρ ≤ 1e-6 (StewartTrinkleOptions::tolerance) in the LCP's own scaling, which differs from (p, v⁺)
+  // by the O(1) factors of the pyramid and of merged contacts (ST9); a factor 10 covers them.
+  constexpr double kCoulombTolerance = 1e-5;
+  const World world = grasp_world();
+  Stepper stepper(world.model, "stewart_trinkle", world.model.physics.dt);
+  State state = world.initial;
+  int contacts = 0;
+  for (int k = 0; k < kSteps; ++k) {
+    stepper.step(state);
+    ASSERT_TRUE(state.q.allFinite() && state.v.allFinite()) << "step " << k;
+    const StepData& d = stepper.data();
+    ASSERT_EQ(d.stats.solver_failures, 0) << "step " << k;
+    contacts = std::max(contacts, d.stats.contacts);
+    for (std::size_t i = 0; i < d.problems.size() && i < d.results.size(); ++i) {
+      const test::CoulombViolations c = test::coulomb_violations(d.problems[i], d.results[i]);
+      EXPECT_LE(c.largest(), kCoulombTolerance)
+          << "step " << k << ", island " << i << ": p_N < 0 by " << c.negative_impulse << ", penetration "
+          << c.penetration << ", complementarity " << c.complementarity << ", outside the cone "
+          << c.outside_cone << ", friction power " << c.friction_power;
+    }
+  }
+  EXPECT_GT(contacts, 0);   // the fingers and the boxes touch
 }
 
 TEST(NoSlipScenes, ShippedScenesRunCleanThroughRunSimulation) {

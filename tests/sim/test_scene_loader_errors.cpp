@@ -1,4 +1,4 @@
-// Every malformed-input class of issue 2 item 3 in scene files, and the scene's own rules: each is
+// Every class of malformed input (XML, elements, attributes, values, references) in scene files, and the scene's own rules: each is
 // refused with a LoadError naming the file and the line of the fault (marked <!-- here --> in the
 // input, so the expected line comes from the input itself).
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "temp_dir.hpp"
 

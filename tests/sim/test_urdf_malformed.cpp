@@ -1,4 +1,4 @@
-// Every malformed-input class of issue 2 item 3, for URDF files: each is refused with a LoadError that
+// Every class of malformed input (XML, elements, attributes, values, references) in URDF files: each is refused with a LoadError that
 // names the file and the line of the fault. The faulty line is marked in the text with a comment
 // <!-- here --> so that the expected line is read from the test's own input, not hard-coded.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <unistd.h>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
 #include "temp_dir.hpp"

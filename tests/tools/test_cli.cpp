@@ -73,7 +73,8 @@ TEST(Cli, UnknownModelIsRefused) {
   EXPECT_NE(o.text.find("nonsense"), std::string::npos) << o.text;
 }
 
-/// Each malformed-input class of issue 2 item 3: `impetus check` exits 1 and names file and line.
+/// Each class of malformed input (XML, elements, attributes, values, references): `impetus check`
+/// exits 1 and names file and line.
 struct BadScene {
   const char* name;
   const char* text;

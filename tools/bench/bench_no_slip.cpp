@@ -1,4 +1,4 @@
-// Contact-solve time of the seed-000 models against the number of contacts (issue 3), Google Benchmark.
+// Contact-solve time of the seed-000 models against the number of contacts, Google Benchmark.
 //
 //   build/bench/bench_no_slip                                   every benchmark
 //   build/bench/bench_no_slip --benchmark_filter=Box            the n = 4 … 1024 sweep

@@ -1,4 +1,4 @@
-// Headless-browser test of `impetus view` (issue 6), run by ctest (tests/viewer/CMakeLists.txt):
+// Headless-browser test of `impetus view`, run by ctest (tests/viewer/CMakeLists.txt):
 // a short run of the box-stack scene, its view.html opened in Debian's Chromium from file:// with
 // the network cut off, and the page's drawing and state checked against the run's files.
 //
