@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev libfcl-dev libtinyxml2-dev libgtest-dev libbenchmark-dev
-  nlohmann-json3-dev libcli11-dev libqhull-dev
+  nlohmann-json3-dev libcli11-dev libqhull-dev libcpp-httplib-dev
   python3                                   # tools/identity/check.py, the behaviour-identity check
   libtomlplusplus-dev parallel   # batch manifests; GNU parallel runs --emit parallel in the tests
 )

@@ -5,7 +5,8 @@
 // Every other path is 404, so nothing else on disk is reachable. It listens on 127.0.0.1 only,
 // and answers only requests whose Host header names the loopback address or localhost (a web
 // page elsewhere cannot reach it through DNS rebinding).
-// One thread per connection; each response closes its connection (HTTP/1.1, Connection: close).
+// cpp-httplib serves it from a small thread pool; each response closes its connection (HTTP/1.1,
+// Connection: close).
 #pragma once
 
 #include <atomic>
