@@ -61,12 +61,13 @@ void Recorder::record_initial(const State& state) {
   last_energy_ = totals_.energy_initial = totals_.energy_final = energy(state);
   last_state_ = state;
   write_trajectory_row(state);
-  stats_ << "0,0,0,0,0,0,";
+  put(stats_, state.t);   // 0, or the time of a restart point
+  stats_ << ",0,0,0,0,0,";
   put(stats_, last_kinetic_);
   stats_ << ',';
   put(stats_, last_potential_);
   stats_ << ",0\n";
-  next_record_t_ = record_dt_;
+  next_record_t_ = state.t + record_dt_;
 }
 
 void Recorder::record_step(const State& state, const StepData& step, bool last) {

@@ -33,7 +33,7 @@ class Recorder {
   /// Opens the files in out_dir (created if missing). record_dt ≤ 0 or < dt: every step.
   Recorder(const WorldModel& model, const std::string& out_dir, double dt, double record_dt);
 
-  /// The initial state, at t = 0.
+  /// The initial state: at t = 0, or at a restart point's t.
   void record_initial(const State& state);
   /// After a step: accumulates the totals from `step`, and writes rows when due (always when `last`).
   void record_step(const State& state, const StepData& step, bool last);

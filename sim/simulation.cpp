@@ -19,17 +19,24 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
   Recorder recorder(world.model, options.out_dir, report.dt, options.record_dt);
   write_geometry_json(world.model, std::filesystem::path(options.out_dir) / "geometry.json");
   State state = world.initial;
+  if (options.before_first_step) options.before_first_step(state, stepper);
+  const long first = std::lround(state.t / report.dt);   // 0, or the step of a restart point
   recorder.record_initial(state);
   report.status = "ok";
   const long progress_every = std::max(1L, steps / 200);
   try {
-    for (long k = 1; k <= steps; ++k) {
+    for (long k = first + 1; k <= steps; ++k) {
       stepper.step(state);
       state.t = k * report.dt;  // no accumulated round-off in t
       const bool finite = state.q.allFinite() && state.v.allFinite();
-      recorder.record_step(state, stepper.data(), k == steps || !finite);
+      const std::string stop = finite && options.after_step ? options.after_step(state, stepper) : std::string();
+      recorder.record_step(state, stepper.data(), k == steps || !finite || !stop.empty());
       if (!finite) {
         report.status = "diverged";
+        break;
+      }
+      if (!stop.empty()) {
+        report.status = "stopped: " + stop;
         break;
       }
       if (options.progress && k % progress_every == 0) options.progress(double(k) / steps);

@@ -9,6 +9,8 @@
 
 namespace impetus {
 
+class Stepper;
+
 struct RunOptions {
   std::string contact_model;        // empty: the scene's
   double dt = 0;                    // s; 0: the scene's
@@ -16,6 +18,14 @@ struct RunOptions {
   double record_dt = 0.01;          // s; 0: every step
   std::string out_dir;              // where the files go
   std::function<void(double fraction_done)> progress;  // called now and then; may be empty
+  /// Restart hook, called once before the first step (may be empty): it may replace the initial state
+  /// by a restart point's (the run then continues from state.t, on the step grid k·dt) and restore the
+  /// stepper's warm-start memory.
+  std::function<void(State& state, Stepper& stepper)> before_first_step;
+  /// Called after every step, recorded or not (may be empty), with the new state and the stepper
+  /// (whose data() holds what the step computed). A non-empty return stops the run there, with
+  /// status "stopped: " and that reason; the step is recorded as the last.
+  std::function<std::string(const State& state, const Stepper& stepper)> after_step;
 };
 
 struct RunReport {

@@ -5,10 +5,12 @@
 //       lattice of spheres, r = 0.04 m, each touching its lattice neighbours, the ground and the walls,
 //       with gaps of 0 … 1 mm), resting (v = 0, gravity only) and moving (random velocities of 0.3 m/s).
 //   bench_max_dissipation scene FILE [--model NAME] [--dt S] [--duration S] [--report S] [--max-wall S]
-//                                    [--checkpoint PATH] [--resume PATH]
-//       Steps a scene through the whole pipeline and reports, every --report seconds of simulated time,
-//       the contacts, the kinetic energy, the deepest penetration, the solver's fallbacks and failures,
-//       and the wall time per simulated second; stops early after --max-wall seconds of wall time.
+//                                    [--checkpoint PATH] [--resume PATH] [--out DIR] [--record-dt S]
+//       Runs a scene with run_simulation (sim/simulation.hpp), writing the run folder of `impetus run`
+//       (default runs/bench_max_dissipation/SCENE), and reports, every --report seconds of simulated
+//       time, the contacts, the kinetic energy, the deepest penetration, the solver's fallbacks and
+//       failures, and the wall time per simulated second; stops early after --max-wall seconds of
+//       wall time.
 //       --checkpoint writes a restart point (t, q, v and the contact impulses that warm-start the next
 //       step) at every report; --resume continues from one, so that a run of hours can be split. Not
 //       for ecp, whose stage 4b warm-starts from the last step's results, which are not saved.
@@ -22,12 +24,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
+#include "base/load_error.hpp"
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "sim/scene/scene_loader.hpp"
+#include "sim/simulation.hpp"
 #include "sim/stepper.hpp"
 
 namespace {
@@ -137,8 +144,10 @@ int contacts_benchmark(int max_contacts, int repeats) {
       double w1 = 1e30, w2 = 1e30, c_total = 1e30;
       int it1 = 0, it2 = 0;
       SolveStatus status = SolveStatus::Solved;
+      MaxDissipationOptions timed;
+      timed.timing = true;   // the phases' wall times in the report
       for (int rep = 0; rep < repeats; ++rep) {
-        MaxDissipation model;
+        MaxDissipation model(timed);
         ContactResult result;
         const double c0 = cpu_seconds();
         model.solve(pile.problem, result);
@@ -205,114 +214,129 @@ bool read_checkpoint(const std::string& path, State& state, ImpulseMemory& memor
   return ok;
 }
 
-int scene_benchmark(const std::string& file, const std::string& model_name, double dt, double duration,
-                    double report_every, double max_wall, const std::string& checkpoint, const std::string& resume) {
-  const World world = load_scene(file);
-  const std::string name = model_name.empty() ? world.model.physics.contact_model : model_name;
-  const double step = dt > 0 ? dt : world.model.physics.dt;
-  const double until = duration >= 0 ? duration : world.model.physics.duration;
-  Stepper stepper(world.model, name, step);
-  State state = world.initial;
-  if (!resume.empty()) {
+struct SceneOptions {
+  std::string file, model, out, checkpoint, resume;
+  double dt = 0, duration = -1, record_dt = 0.01, report = 0.1, max_wall = 1e30;
+};
+
+/// The scene through run_simulation (the run folder as `impetus run` writes it), with a report line
+/// every `report` seconds of simulated time from its per-step hook, and restart points.
+int scene_benchmark(const SceneOptions& o) {
+  const World world = load_scene(o.file);
+  RunOptions run;
+  run.contact_model = o.model;
+  run.dt = o.dt;
+  run.duration = o.duration;
+  run.record_dt = o.record_dt;
+  run.out_dir = o.out;
+  const std::string name = o.model.empty() ? world.model.physics.contact_model : o.model;
+  const double step = o.dt > 0 ? o.dt : world.model.physics.dt;
+  const int every = std::max(1, static_cast<int>(std::lround(o.report / step)));
+  const long last_step = std::lround((o.duration >= 0 ? o.duration : world.model.physics.duration) / step);
+  std::printf("# %s, model %s, dt %g s, %g s; %zu links; run folder %s\n", o.file.c_str(), name.c_str(), step,
+              o.duration >= 0 ? o.duration : world.model.physics.duration, world.model.multibody.links.size(),
+              o.out.c_str());
+
+  bool resume_failed = false;
+  double t0 = 0;
+  run.before_first_step = [&](State& state, Stepper& stepper) {
+    if (o.resume.empty()) return;
     ImpulseMemory memory;
-    if (!read_checkpoint(resume, state, memory)) {
-      std::fprintf(stderr, "%s: not a checkpoint of %s\n", resume.c_str(), file.c_str());
-      return 1;
+    State restart = state;
+    if (!read_checkpoint(o.resume, restart, memory)) {
+      resume_failed = true;
+      return;
     }
+    state = restart;
+    t0 = state.t;
     stepper.restore_impulse_memory(std::move(memory));
-    std::printf("# resumed from %s at t = %g s\n", resume.c_str(), state.t);
-  }
-  const double t0 = state.t;
-  const int steps = static_cast<int>(std::lround((until - t0) / step));
-  const int every = std::max(1, static_cast<int>(std::lround(report_every / step)));
-  std::printf("# %s, model %s, dt %g s, %g s; %zu links\n", file.c_str(), name.c_str(), step, until,
-              world.model.multibody.links.size());
-  std::printf("%8s %8s %8s %12s %10s %6s %6s %8s %10s %10s %10s\n", "t", "contacts", "islands", "KE (J)",
-              "pen (mm)", "fallbk", "failed", "max it", "wall/sim", "cpu/sim", "contact/s");
-  StageTimes total, window;
-  long fallbacks = 0, failures = 0;
+    std::printf("# resumed from %s at t = %g s\n", o.resume.c_str(), state.t);
+  };
+
+  // The report window: what the run's totals (summary.json) do not say per 0.1 s.
+  StageTimes window;
+  long fallbacks = 0, failures = 0, steps = 0;
   int max_iterations = 0;
-  double max_penetration = 0, max_contact_gain = 0;
+  double max_penetration = 0;
   const double wall0 = wall_seconds(), cpu0 = cpu_seconds();
-  double window_cpu = cpu_seconds();
-  int k = 0;
-  for (; k < steps; ++k) {
-    stepper.step(state);
+  double window_cpu = cpu0;
+  run.after_step = [&](const State& state, const Stepper& stepper) -> std::string {
+    if (resume_failed) return "not a checkpoint of this scene: " + o.resume;
     const StepData& d = stepper.data();
-    total += d.times;
     window += d.times;
     fallbacks += d.stats.solver_fallbacks;
     failures += d.stats.solver_failures;
     max_iterations = std::max(max_iterations, d.stats.solver_max_iterations);
     max_penetration = std::max(max_penetration, d.stats.max_penetration);
-    max_contact_gain = std::max(max_contact_gain, d.stats.contact_energy_change);
-    if (!state.q.allFinite() || !state.v.allFinite()) {
-      std::printf("# diverged at t = %g s\n", state.t);
-      break;
+    if (++steps % every != 0 && std::lround(state.t / step) != last_step) return wall_seconds() - wall0 > o.max_wall ? "the wall-time limit (--max-wall)" : "";
+    const double sim = every * step;
+    const double cpu_now = cpu_seconds();
+    double ke = 0;   // ½ v⁺ᵀ M v⁺ with the step's M(q)
+    for (std::size_t t = 0; t < world.model.multibody.trees.size(); ++t) {
+      const Tree& tree = world.model.multibody.trees[t];
+      if (tree.nv == 0) continue;
+      const auto v = state.v.segment(tree.v_offset, tree.nv);
+      ke += 0.5 * v.dot(d.multibody.M[t] * v);
     }
-    const bool last = k + 1 == steps || wall_seconds() - wall0 > max_wall;
-    if ((k + 1) % every == 0 || last) {
-      const double sim = every * step;
-      const double cpu_now = cpu_seconds();
-      double ke = 0;   // ½ v⁺ᵀ M v⁺ with the step's M(q)
-      for (std::size_t t = 0; t < world.model.multibody.trees.size(); ++t) {
-        const Tree& tree = world.model.multibody.trees[t];
-        if (tree.nv == 0) continue;
-        const auto v = state.v.segment(tree.v_offset, tree.nv);
-        ke += 0.5 * v.dot(d.multibody.M[t] * v);
-      }
-      std::printf("%8.3f %8d %8d %12.5g %10.4f %6ld %6ld %8d %10.3f %10.3f %10.3f\n", state.t, d.stats.contacts,
-                  d.stats.islands, ke, 1e3 * max_penetration, fallbacks, failures, max_iterations,
-                  window.stepping() / sim, (cpu_now - window_cpu) / sim, window.contact / sim);
-      std::fflush(stdout);
-      if (!checkpoint.empty()) write_checkpoint(checkpoint, state, stepper.impulse_memory());
-      window = StageTimes{};
-      window_cpu = cpu_now;
-    }
-    if (last && k + 1 < steps) {
-      std::printf("# stopped after %.0f s of wall time at t = %g s\n", wall_seconds() - wall0, state.t);
-      ++k;
-      break;
-    }
+    std::printf("%8.3f %8d %8d %12.5g %10.4f %6ld %6ld %8d %10.3f %10.3f %10.3f\n", state.t, d.stats.contacts,
+                d.stats.islands, ke, 1e3 * max_penetration, fallbacks, failures, max_iterations,
+                window.stepping() / sim, (cpu_now - window_cpu) / sim, window.contact / sim);
+    std::fflush(stdout);
+    if (!o.checkpoint.empty()) write_checkpoint(o.checkpoint, state, stepper.impulse_memory());
+    window = StageTimes{};
+    window_cpu = cpu_now;
+    return wall_seconds() - wall0 > o.max_wall ? "the wall-time limit (--max-wall)" : "";
+  };
+
+  std::printf("%8s %8s %8s %12s %10s %6s %6s %8s %10s %10s %10s\n", "t", "contacts", "islands", "KE (J)",
+              "pen (mm)", "fallbk", "failed", "max it", "wall/sim", "cpu/sim", "contact/s");
+  const RunReport report = run_simulation(world, run);
+  if (resume_failed) {
+    std::fprintf(stderr, "%s: not a checkpoint of %s\n", o.resume.c_str(), o.file.c_str());
+    return 1;
   }
-  const double simulated = state.t - t0;
-  std::printf("# simulated %g s in %d steps: stepping %.1f s wall (%.2f s per simulated s), %.1f s cpu; contact "
-              "stage %.1f s, collision %.1f s\n",
-              simulated, k, total.stepping(), total.stepping() / simulated, cpu_seconds() - cpu0, total.contact,
-              total.collision);
+  const RunTotals& total = report.totals;
+  const double simulated = total.steps * report.dt;
+  std::printf("# %s: simulated %g s (from t = %g s) in %ld steps: stepping %.1f s wall (%.2f s per simulated s), "
+              "%.1f s cpu; contact stage %.1f s, collision %.1f s\n",
+              report.status.c_str(), simulated, t0, total.steps, total.times.stepping(),
+              total.times.stepping() / simulated, cpu_seconds() - cpu0, total.times.contact, total.times.collision);
   std::printf("# solver: %ld fallbacks, %ld failures, at most %d iterations; deepest penetration %.3f mm; largest "
               "kinetic-energy gain of a contact stage %.3g J\n",
-              fallbacks, failures, max_iterations, 1e3 * max_penetration, max_contact_gain);
-  return 0;
-}
-
-double option(int argc, char** argv, const std::string& name, double fallback) {
-  for (int i = 0; i + 1 < argc; ++i)
-    if (argv[i] == name) return std::atof(argv[i + 1]);
-  return fallback;
-}
-
-std::string text_option(int argc, char** argv, const std::string& name) {
-  for (int i = 0; i + 1 < argc; ++i)
-    if (argv[i] == name) return argv[i + 1];
-  return {};
+              total.solver_fallbacks, total.solver_failures, total.solver_max_iterations, 1e3 * total.max_penetration,
+              total.contact_max_gain);
+  return report.status == "ok" || report.status.rfind("stopped: the wall-time", 0) == 0 ? 0 : 3;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "";
-  if (command == "contacts")
-    return contacts_benchmark(static_cast<int>(option(argc, argv, "--max", 5000)),
-                              static_cast<int>(option(argc, argv, "--repeats", 3)));
-  if (command == "scene" && argc > 2)
-    return scene_benchmark(argv[2], text_option(argc, argv, "--model"), option(argc, argv, "--dt", 0),
-                           option(argc, argv, "--duration", -1), option(argc, argv, "--report", 0.1),
-                           option(argc, argv, "--max-wall", 1e30), text_option(argc, argv, "--checkpoint"),
-                           text_option(argc, argv, "--resume"));
-  std::fprintf(stderr,
-               "usage: bench_max_dissipation contacts [--max N] [--repeats R]\n"
-               "       bench_max_dissipation scene FILE [--model NAME] [--dt S] [--duration S] [--report S] "
-               "[--max-wall S] [--checkpoint PATH] [--resume PATH]\n");
-  return 2;
+  CLI::App app{"Benchmarks of the max_dissipation model (not a test)"};
+  app.require_subcommand(1);
+  int max_contacts = 5000, repeats = 3;
+  CLI::App* contacts = app.add_subcommand("contacts", "phase I and phase II time against the number of contacts");
+  contacts->add_option("--max", max_contacts, "largest pile (contacts)")->check(CLI::PositiveNumber);
+  contacts->add_option("--repeats", repeats, "solves per pile, the best one reported")->check(CLI::PositiveNumber);
+  SceneOptions o;
+  CLI::App* scene = app.add_subcommand("scene", "a scene through the whole pipeline (run_simulation)");
+  scene->add_option("file", o.file, "scene file")->required()->check(CLI::ExistingFile);
+  scene->add_option("--model", o.model, "contact model (default: the scene's)");
+  scene->add_option("--dt", o.dt, "time step, s (default: the scene's)")->check(CLI::NonNegativeNumber);
+  scene->add_option("--duration", o.duration, "simulated time, s (default: the scene's)");
+  scene->add_option("--report", o.report, "simulated seconds between report lines")->check(CLI::PositiveNumber);
+  scene->add_option("--max-wall", o.max_wall, "stop after this many seconds of wall time")->check(CLI::PositiveNumber);
+  scene->add_option("--checkpoint", o.checkpoint, "write a restart point at every report line");
+  scene->add_option("--resume", o.resume, "continue from a restart point")->check(CLI::ExistingFile);
+  scene->add_option("--out", o.out, "run folder (default: runs/bench_max_dissipation/SCENE)");
+  scene->add_option("--record-dt", o.record_dt, "recording interval of the run folder, s (0: every step)")
+      ->check(CLI::NonNegativeNumber);
+  CLI11_PARSE(app, argc, argv);
+  if (*contacts) return contacts_benchmark(max_contacts, repeats);
+  if (o.out.empty()) o.out = "runs/bench_max_dissipation/" + std::filesystem::path(o.file).stem().string();
+  try {
+    return scene_benchmark(o);
+  } catch (const LoadError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
 }
