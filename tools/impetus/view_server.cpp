@@ -5,13 +5,16 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <ostream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "tools/impetus/view.hpp"
 
