@@ -1,7 +1,7 @@
 # Dependency direction (STYLE.md 9), checked on every build before any library compiles:
 #   base/       nothing of ours (LoadError and what every layer may use)
 #   dynamics/   base          collision/  base          contact/  base
-#   control/    base, dynamics
+#   control/    base, dynamics, contact (controllers with contact solve its problems)
 #   sim/        base, dynamics, collision, contact, control
 # A quoted #include "FOLDER/…" of a folder a layer must not know, or one that climbs out of its folder
 # (".."), stops the build with the file and the include. tools/ and tests/ may include every layer.
@@ -12,7 +12,7 @@ set(allowed_base base)
 set(allowed_dynamics base dynamics)
 set(allowed_collision base collision)
 set(allowed_contact base contact)
-set(allowed_control base dynamics control)
+set(allowed_control base dynamics contact control)
 set(allowed_sim base dynamics collision contact control sim)
 set(layers base dynamics collision contact control sim)
 set(known ${layers} tools tests)
