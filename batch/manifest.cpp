@@ -11,7 +11,7 @@
 #include <toml++/toml.h>
 
 #include "contact/factory.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 
 namespace impetus::batch {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <tinyxml2.h>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 
 namespace impetus::batch {

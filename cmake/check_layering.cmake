@@ -3,6 +3,7 @@
 #   dynamics/   base          collision/  base          contact/  base
 #   control/    base, dynamics, contact (controllers with contact solve its problems)
 #   sim/        base, dynamics, collision, contact, control
+#   batch/      base, dynamics, collision, contact, control, sim (runs of many scenes)
 # A quoted #include "FOLDER/…" of a folder a layer must not know, or one that climbs out of its folder
 # (".."), stops the build with the file and the include. tools/ and tests/ may include every layer.
 #   cmake -DROOT=DIR -P check_layering.cmake      (the build runs it on the source tree; the test
@@ -14,7 +15,8 @@ set(allowed_collision base collision)
 set(allowed_contact base contact)
 set(allowed_control base dynamics contact control)
 set(allowed_sim base dynamics collision contact control sim)
-set(layers base dynamics collision contact control sim)
+set(allowed_batch base dynamics collision contact control sim batch)
+set(layers base dynamics collision contact control sim batch)
 set(known ${layers} tools tests)
 
 set(violations "")

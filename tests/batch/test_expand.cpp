@@ -6,7 +6,7 @@
 #include "batch/expand.hpp"
 #include "batch/manifest.hpp"
 #include "batch_fixture.hpp"
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 
 namespace impetus::batch {
 namespace {
