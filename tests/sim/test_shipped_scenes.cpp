@@ -46,6 +46,7 @@ const ShippedScene kScenes[] = {
     {"incline_stick.xml", 1.0, 1e-4, true}, {"incline_slide.xml", 1.0, 1e-4, true},
     {"stack10.xml", 1.0, 1e-3, true},      {"pendulum.xml", 2.0, 0.0, false},
     {"double_pendulum_drop.xml", 2.0, 1e-2, true}, {"spheres_drop.xml", 2.0, 1e-2, true},
+    {"spheres_rest1000.xml", 0.05, 1e-4, true},
 };
 
 class ShippedSceneTest : public ::testing::TestWithParam<ShippedScene> {};
