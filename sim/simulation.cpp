@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "contact/dump/problem_dump.hpp"
 #include "sim/output/geometry_json.hpp"
 #include "sim/stepper.hpp"
 
@@ -24,9 +25,22 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
   recorder.record_initial(state);
   report.status = "ok";
   const long progress_every = std::max(1L, steps / 200);
+  const ModelOptions* model_options = nullptr;
+  if (!options.dump_problems_dir.empty()) {
+    std::filesystem::create_directories(options.dump_problems_dir);
+    static const ModelOptions kNone;
+    const auto it = world.model.physics.model_options.find(report.contact_model);
+    model_options = it == world.model.physics.model_options.end() ? &kNone : &it->second;
+  }
   try {
     for (long k = first + 1; k <= steps; ++k) {
+      const double t_start = state.t;
       stepper.step(state);
+      if (model_options) {
+        const StepData& d = stepper.data();
+        write_problem_dump((std::filesystem::path(options.dump_problems_dir) / problem_dump_file_name(k)).string(),
+                           report.contact_model, *model_options, k, t_start, d.problems, d.islands.size());
+      }
       state.t = k * report.dt;  // no accumulated round-off in t
       const bool finite = state.q.allFinite() && state.v.allFinite();
       const std::string stop = finite && options.after_step ? options.after_step(state, stepper) : std::string();

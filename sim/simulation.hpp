@@ -17,6 +17,7 @@ struct RunOptions {
   double duration = -1;             // s; < 0: the scene's
   double record_dt = 0.01;          // s; 0: every step
   std::string out_dir;              // where the files go
+  std::string dump_problems_dir;    // non-empty: every step's ContactProblems go there (contact/dump/)
   std::function<void(double fraction_done)> progress;  // called now and then; may be empty
   /// Restart hook, called once before the first step (may be empty): it may replace the initial state
   /// by a restart point's (the run then continues from state.t, on the step grid k·dt) and restore the

@@ -1,6 +1,7 @@
 // impetus — the command line of DESIGN.md:
 //   impetus run SCENE [--model NAME] [--dt S] [--duration S] [--record-dt S] [--out DIR]
 //   impetus check SCENE
+//   impetus solve DUMP [--model M] [--repeat K]
 //   impetus models
 //   impetus view RUN_DIR [--serve] [--port N]
 //   impetus batch | compare | models-compare   (batch_commands.hpp)
@@ -16,6 +17,7 @@
 #include "base/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/simulation.hpp"
+#include "solve.hpp"
 #include "view.hpp"
 
 namespace {
@@ -95,6 +97,15 @@ int main(int argc, char** argv) {
   run->add_option("--record-dt", options.record_dt, "recording interval in s; 0 records every step (default 0.01)")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--out", options.out_dir, "output folder (default: runs/<scene name>/)");
+  run->add_option("--dump-problems", options.dump_problems_dir,
+                  "write every step's contact problems into this folder (one .icp file per step; see `impetus solve`)");
+
+  impetus::SolveCommandOptions solve_options;
+  CLI::App* solve = app.add_subcommand("solve", "solve the contact problems of a dump again; time and status per problem");
+  solve->add_option("dump", solve_options.dump, "a .icp file or a folder of them (run --dump-problems)")->required();
+  solve->add_option("--model", solve_options.model, "contact model (default: the one the dump was written under)");
+  solve->add_option("--repeat", solve_options.repeat, "solves per problem; the fastest is reported (default 1)")
+      ->check(CLI::PositiveNumber);
 
   CLI::App* check = app.add_subcommand("check", "validate a scene without running it");
   check->add_option("scene", scene, "scene file (.xml)")->required();
@@ -115,6 +126,7 @@ int main(int argc, char** argv) {
     if (batch.parsed()) return batch.run();
     if (run->parsed()) return command_run(scene, options);
     if (check->parsed()) return command_check(scene);
+    if (solve->parsed()) return impetus::solve_command(solve_options, std::cout);
     if (view->parsed()) return impetus::view_command(run_dir, serve, port, std::cout, std::cerr);
     return command_models();
   } catch (const impetus::LoadError& e) {
