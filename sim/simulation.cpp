@@ -44,13 +44,18 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
       state.t = k * report.dt;  // no accumulated round-off in t
       const bool finite = state.q.allFinite() && state.v.allFinite();
       const std::string stop = finite && options.after_step ? options.after_step(state, stepper) : std::string();
-      recorder.record_step(state, stepper.data(), k == steps || !finite || !stop.empty());
+      const bool interrupted = options.interrupted && options.interrupted();
+      recorder.record_step(state, stepper.data(), k == steps || !finite || !stop.empty() || interrupted);
       if (!finite) {
         report.status = "diverged";
         break;
       }
       if (!stop.empty()) {
         report.status = "stopped: " + stop;
+        break;
+      }
+      if (interrupted && k < steps) {
+        report.status = "interrupted";
         break;
       }
       if (options.progress && k % progress_every == 0) options.progress(double(k) / steps);

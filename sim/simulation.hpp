@@ -27,17 +27,22 @@ struct RunOptions {
   /// (whose data() holds what the step computed). A non-empty return stops the run there, with
   /// status "stopped: " and that reason; the step is recorded as the last.
   std::function<std::string(const State& state, const Stepper& stepper)> after_step;
+  /// Asked once per step, after the step: true ends the run there with status "interrupted" (the
+  /// step is recorded and the summary written as for any last step). May be empty. The CLI answers
+  /// it from its SIGINT/SIGTERM handler.
+  std::function<bool()> interrupted;
 };
 
 struct RunReport {
-  std::string status;               // "ok", "diverged", or the reason the run stopped
+  std::string status;               // "ok", "diverged", "interrupted", or the reason the run stopped
   std::string contact_model;
   double dt = 0;
   RunTotals totals;
 };
 
 /// Runs the world from its initial state and writes the run folder. Never throws for a numerical
-/// failure: a non-finite state stops the run with status "diverged" and keeps what was recorded.
+/// failure: a non-finite state stops the run with status "diverged" and keeps what was recorded;
+/// options.interrupted() stops it at the step boundary with status "interrupted".
 RunReport run_simulation(const World& world, const RunOptions& options);
 
 }  // namespace impetus

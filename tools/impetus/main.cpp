@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -48,6 +49,26 @@ class ProgressBar {
   std::chrono::steady_clock::time_point start_;
 };
 
+// SIGINT and SIGTERM (Ctrl-C, `timeout`, a scheduler's time limit): the first asks the run to end at
+// the next step boundary, which it does as any last step (recorded, flushed, summary.json with status
+// "interrupted"); the handler then restores the default action, so a second signal ends the process
+// at once. Only async-signal-safe work in the handler: a sig_atomic_t and signal().
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_run_stop_signal(int signal_number) {
+  g_stop_signal = signal_number;
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+void install_stop_handlers() {
+  struct sigaction action = {};
+  action.sa_handler = on_run_stop_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 int command_models() {
   for (const ContactModelInfo& m : contact_models()) std::cout << m.name << "  " << m.summary << '\n';
   return 0;
@@ -69,6 +90,8 @@ int command_run(const std::string& scene, RunOptions options) {
   if (options.out_dir.empty()) options.out_dir = "runs/" + world.model.name;
   ProgressBar bar(isatty(STDERR_FILENO));
   options.progress = [&](double f) { bar.update(f); };
+  options.interrupted = [] { return g_stop_signal != 0; };
+  install_stop_handlers();
   const RunReport report = run_simulation(world, options);
   options.progress = nullptr;
   const RunTotals& t = report.totals;
@@ -78,6 +101,7 @@ int command_run(const std::string& scene, RunOptions options) {
             << "\noutput: " << options.out_dir
             << "/ (trajectory.csv, contacts.csv, stats.csv, summary.json, geometry.json); view it with: impetus view "
             << options.out_dir << '\n';
+  if (report.status == "interrupted") return 128 + g_stop_signal;   // as a shell reports a signal: 130, 143
   return report.status == "ok" ? 0 : 3;
 }
 
@@ -99,6 +123,11 @@ int main(int argc, char** argv) {
   run->add_option("--out", options.out_dir, "output folder (default: runs/<scene name>/)");
   run->add_option("--dump-problems", options.dump_problems_dir,
                   "write every step's contact problems into this folder (one .icp file per step; see `impetus solve`)");
+
+  run->footer(
+      "Exit status: 0 ok; 1 input refused; 3 diverged or stopped; 130 (SIGINT) or 143 (SIGTERM) interrupted:\n"
+      "the run ended at the next step boundary with status \"interrupted\" in summary.json. A second signal\n"
+      "ends the program at once.");
 
   impetus::SolveCommandOptions solve_options;
   CLI::App* solve = app.add_subcommand("solve", "solve the contact problems of a dump again; time and status per problem");
