@@ -423,8 +423,19 @@ TEST(InteriorPointTail, AGapStalledJustAboveItsToleranceStopsAsAcceptable) {
   EXPECT_NE(without_tail.message.find("no convergence"), std::string::npos) << without_tail.message;
   EXPECT_NE(with_tail.message.find("stalled"), std::string::npos) << with_tail.message;
   EXPECT_TRUE(with_tail.usable());
-  EXPECT_LT(with_tail.iterations, options.max_iterations / 4);
+  // What (IP9) guarantees, whatever the instruction set rounds: it stops before the limit at an
+  // iterate whose residuals meet the tolerance and whose gap is within 100× of gap_tolerance, so the
+  // best iterate it returns has a merit no larger, and no earlier than the first iteration that meets
+  // the criterion — capped one iteration sooner, the same (deterministic) iteration ends at the cap
+  // instead. How many iterations that takes hangs on rounding (68 on an AMD EPYC with -march=native,
+  // against a bound of 50 this test once asserted), so no count is asserted.
+  EXPECT_LT(with_tail.iterations, without_tail.iterations);
   EXPECT_LE(std::max(with_tail.primal_residual, with_tail.dual_residual), options.tolerance);
+  EXPECT_LE(with_tail.residual(), std::max(options.tolerance, 100 * options.gap_tolerance));
+  options.max_iterations = with_tail.iterations - 1;
+  InteriorPointResult capped_sooner;
+  InteriorPointSolver(options).solve(program, nullptr, capped_sooner);
+  EXPECT_NE(capped_sooner.message.find("no convergence"), std::string::npos) << capped_sooner.message;
   // The stopped point is the same solution to the model's certified accuracy (see the test above).
   EXPECT_LE((with_tail.p - without_tail.p).lpNorm<Eigen::Infinity>(),
             model.options().check_tolerance * model.last_report().kappa);
