@@ -21,52 +21,6 @@ int block_of(const std::vector<SystemBlock>& systems, int col) {
   return col < systems[b].offset + systems[b].size ? b : -1;
 }
 
-/// The rows of a row-sparse matrix that touch each system block, in CSR form:
-/// rows[start[b] … start[b+1]) are the rows with a stored entry in the columns of block b.
-struct RowsByBlock {
-  std::vector<int> start, rows, last_row;
-
-  void build(const SparseRows& X, const std::vector<SystemBlock>& systems) {
-    const int nb = static_cast<int>(systems.size());
-    start.assign(nb + 1, 0);
-    last_row.assign(nb, -1);
-    // A row's entries come in column order, so a block's entries are consecutive: the search runs
-    // once per (row, block) pair, not once per entry.
-    const auto for_each_block = [&](int r, auto&& visit) {
-      int b = -1, end = -1;
-      for (SparseRows::InnerIterator it(X, r); it; ++it) {
-        const int col = static_cast<int>(it.col());
-        if (b >= 0 && col < end) continue;
-        b = block_of(systems, col);
-        assert(b >= 0 && "a row has an entry outside every system block");
-        if (b < 0) continue;
-        end = systems[b].offset + systems[b].size;
-        if (last_row[b] != r) { last_row[b] = r; visit(b); }
-      }
-    };
-    for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { ++start[b + 1]; });
-    for (int b = 0; b < nb; ++b) start[b + 1] += start[b];
-    rows.resize(start[nb]);
-    std::fill(last_row.begin(), last_row.end(), -1);
-    std::vector<int>& fill = scratch_fill;
-    fill.assign(start.begin(), start.end() - 1);
-    for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { rows[fill[b]++] = r; });
-  }
-  int count(int b) const { return start[b + 1] - start[b]; }
-  const int* of(int b) const { return rows.data() + start[b]; }
-
- private:
-  std::vector<int> scratch_fill;
-};
-
-/// Buffers of delassus(), kept per thread so that the const operator allocates nothing once warm
-/// without making ContactProblem mutable.
-struct DelassusScratch {
-  RowsByBlock a_rows, b_rows;
-  std::vector<double> y;          // M_b⁻¹ B_bᵀ, size_b × (rows of B in block b), column-major
-  Eigen::VectorXd acc;            // one row of A_b M_b⁻¹ B_bᵀ
-};
-
 void solve_block_in_place(const SystemBlock& s, Eigen::Ref<Eigen::MatrixXd> x) {
   if (s.M_llt != nullptr) {
     s.M_llt->solveInPlace(x);
@@ -77,6 +31,32 @@ void solve_block_in_place(const SystemBlock& s, Eigen::Ref<Eigen::MatrixXd> x) {
 }
 
 }  // namespace
+
+void RowsByBlock::build(const SparseRows& X, const std::vector<SystemBlock>& systems) {
+  const int nb = static_cast<int>(systems.size());
+  start.assign(nb + 1, 0);
+  last_row.assign(nb, -1);
+  // A row's entries come in column order, so a block's entries are consecutive: the search runs
+  // once per (row, block) pair, not once per entry.
+  const auto for_each_block = [&](int r, auto&& visit) {
+    int b = -1, end = -1;
+    for (SparseRows::InnerIterator it(X, r); it; ++it) {
+      const int col = static_cast<int>(it.col());
+      if (b >= 0 && col < end) continue;
+      b = block_of(systems, col);
+      assert(b >= 0 && "a row has an entry outside every system block");
+      if (b < 0) continue;
+      end = systems[b].offset + systems[b].size;
+      if (last_row[b] != r) { last_row[b] = r; visit(b); }
+    }
+  };
+  for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { ++start[b + 1]; });
+  for (int b = 0; b < nb; ++b) start[b + 1] += start[b];
+  rows.resize(start[nb]);
+  std::fill(last_row.begin(), last_row.end(), -1);
+  fill.assign(start.begin(), start.end() - 1);
+  for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { rows[fill[b]++] = r; });
+}
 
 void ContactProblem::solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
   assert(x.size() == nv);
@@ -89,10 +69,10 @@ void ContactProblem::solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) con
   }
 }
 
-void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out) const {
+void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out,
+                              DelassusScratch& w) const {
   assert(A.cols() == nv && B.cols() == nv);
   out.setZero(A.rows(), B.rows());
-  thread_local DelassusScratch w;
   w.a_rows.build(A, systems);
   if (&A != &B) w.b_rows.build(B, systems);
   const RowsByBlock& b_rows = (&A == &B) ? w.a_rows : w.b_rows;

@@ -81,6 +81,23 @@ struct ContactKey {
   bool operator==(const ContactKey&) const = default;
 };
 
+/// The rows of a row-sparse matrix that touch each system block, in CSR form:
+/// rows[start[b] … start[b+1]) are the rows with a stored entry in the columns of block b.
+struct RowsByBlock {
+  std::vector<int> start, rows, last_row, fill;
+  void build(const SparseRows& X, const std::vector<SystemBlock>& systems);
+  int count(int b) const { return start[b + 1] - start[b]; }
+  const int* of(int b) const { return rows.data() + start[b]; }
+};
+
+/// Buffers of ContactProblem::delassus, owned by its caller, so that the const operator allocates
+/// nothing once warm.
+struct DelassusScratch {
+  RowsByBlock a_rows, b_rows;
+  std::vector<double> y;                  // M_b⁻¹ B_bᵀ, size_b × (rows of B in block b), column-major
+  Eigen::VectorXd acc;                    // one row of A_b M_b⁻¹ B_bᵀ
+};
+
 struct ContactProblem {
   double dt = 0;                          // step (s)
 
@@ -117,8 +134,9 @@ struct ContactProblem {
 
   /// out = M⁻¹ x, block by block (x, out: nv).
   void solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
-  /// out = A M⁻¹ Bᵀ (dense, rows(A)×rows(B)), exploiting the block structure of M.
-  void delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out) const;
+  /// out = A M⁻¹ Bᵀ (dense, rows(A)×rows(B)), exploiting the block structure of M; `scratch` holds its
+  /// buffers.
+  void delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out, DelassusScratch& scratch) const;
   /// Kinetic energy ½ xᵀ M x of a velocity of this island.
   double kinetic_energy(const Eigen::VectorXd& x) const;
   /// No contact and no joint-limit row (nc = nl = 0) over nv velocity coordinates, guesses and

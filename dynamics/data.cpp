@@ -11,7 +11,8 @@ MultibodyData::MultibodyData(const MultibodyModel& model)
       tau(Eigen::VectorXd::Zero(model.nv)),
       Ic(model.links.size(), Mat6::Zero()),
       a(model.links.size(), Vec6::Zero()),
-      f(model.links.size(), Vec6::Zero()) {
+      f(model.links.size(), Vec6::Zero()),
+      zero_vdot(Eigen::VectorXd::Zero(model.nv)) {
   M.reserve(model.trees.size());
   for (const Tree& tree : model.trees) M.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
 }

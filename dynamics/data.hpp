@@ -29,6 +29,7 @@ struct MultibodyData {
   // --- scratch of the recursions; per link ---
   std::vector<Mat6> Ic;                         // composite inertias
   std::vector<Vec6> a, f;                       // spatial accelerations and forces
+  Eigen::VectorXd zero_vdot;                    // (nv) v̇ = 0, the input of bias_forces' RNEA
 };
 
 }  // namespace impetus

@@ -27,9 +27,7 @@ const Eigen::VectorXd& rnea(const MultibodyModel& model, MultibodyData& data, co
 }
 
 const Eigen::VectorXd& bias_forces(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v) {
-  static thread_local Eigen::VectorXd zero;
-  if (zero.size() != model.nv) zero = Eigen::VectorXd::Zero(model.nv);
-  return rnea(model, data, v, zero);
+  return rnea(model, data, v, data.zero_vdot);
 }
 
 }  // namespace impetus

@@ -9,10 +9,13 @@ namespace impetus {
 
 namespace {
 
-/// Disjoint sets of trees, joined by contacts; the islands of the step.
+/// Disjoint sets of trees, joined by contacts; the islands of the step. `storage` holds the parents.
 struct TreeUnion {
-  std::vector<int> parent;
-  explicit TreeUnion(int n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+  std::vector<int>& parent;
+  TreeUnion(std::vector<int>& storage, int n) : parent(storage) {
+    parent.resize(n);
+    std::iota(parent.begin(), parent.end(), 0);
+  }
   int find(int i) {
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
@@ -43,10 +46,7 @@ void pair_friction(const WorldModel& model, int link_a, int link_b, double& mu, 
   mu_viscous = ground ? model.ground_mu_viscous : model.physics.mu_viscous;
 }
 
-struct LimitRow {
-  int tree, dof;
-  double sign, phi;
-};
+using LimitRow = AssemblyScratch::LimitRow;
 
 }  // namespace
 
@@ -61,8 +61,9 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   const MultibodyModel& mb = model.multibody;
   const int num_trees = static_cast<int>(mb.trees.size());
 
+  AssemblyScratch& scratch = data.assembly;
   // Joint limits within reach of this step.
-  static thread_local std::vector<LimitRow> limits;
+  std::vector<LimitRow>& limits = scratch.limits;
   limits.clear();
   for (const Link& link : mb.links) {
     const Joint& j = link.joint;
@@ -73,12 +74,12 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   }
 
   // Islands: trees joined by contacts; an island exists where there is a row to solve.
-  TreeUnion sets(num_trees);
+  TreeUnion sets(scratch.tree_parent, num_trees);
   for (const ContactPoint& c : data.contacts) {
     const int ta = movable_tree(model, c.link_a), tb = movable_tree(model, c.link_b);
     if (ta >= 0 && tb >= 0) sets.join(ta, tb);
   }
-  static thread_local std::vector<int> island_of_root;
+  std::vector<int>& island_of_root = scratch.island_of_root;
   island_of_root.assign(num_trees, -1);
   int num_islands = 0;
   auto island_of_tree = [&](int t) {
@@ -87,7 +88,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     return island_of_root[r];
   };
   // Islands are numbered in the order of their first contact; the contact order is deterministic.
-  static thread_local std::vector<int> contact_island;
+  std::vector<int>& contact_island = scratch.contact_island;
   contact_island.assign(data.contacts.size(), -1);
   for (std::size_t i = 0; i < data.contacts.size(); ++i) {
     const ContactPoint& c = data.contacts[i];
@@ -119,9 +120,9 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
 
   data.t1.resize(data.contacts.size());
   data.t2.resize(data.contacts.size());
-  static thread_local std::vector<int> column_of_tree;  // first island column of each tree, −1 if absent
+  std::vector<int>& column_of_tree = scratch.column_of_tree;
   column_of_tree.assign(num_trees, -1);
-  static thread_local std::vector<Eigen::Triplet<double>> tN, tS, tT, tL;
+  std::vector<Eigen::Triplet<double>>&tN = scratch.N, &tS = scratch.S, &tT = scratch.T, &tL = scratch.L;
 
   for (int k = 0; k < num_islands; ++k) {
     const Island& island = data.islands[k];

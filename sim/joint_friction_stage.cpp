@@ -7,11 +7,7 @@ namespace impetus {
 
 void apply_joint_friction(const WorldModel& model, double dt, StepData& data) {
   const MultibodyModel& mb = model.multibody;
-  // Scratch of this thread, reused step after step.
-  thread_local JointFrictionSolver solver;
-  thread_local std::vector<int> dofs;
-  thread_local std::vector<double> betas;
-  thread_local Eigen::VectorXd bound, v_star, x, v;
+  auto& [solver, dofs, betas, bound, v_star, x, v] = data.joint_friction;
   for (std::size_t t = 0; t < mb.trees.size(); ++t) {
     const Tree& tree = mb.trees[t];
     if (tree.nv == 0) continue;

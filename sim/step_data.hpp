@@ -3,10 +3,12 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <Eigen/Sparse>
 #include <unordered_map>
 #include <vector>
 
 #include "collision/contact_set.hpp"
+#include "contact/joint_friction/joint_friction.hpp"
 #include "contact/problem.hpp"
 #include "contact/result.hpp"
 #include "dynamics/data.hpp"
@@ -38,6 +40,28 @@ struct Island {
   std::vector<double> limit_sign;         // +1 lower limit (v ≥ …), −1 upper limit
 };
 
+/// Scratch of the joint-friction stage (sim/joint_friction_stage.hpp): QP4 of one tree at a time.
+struct JointFrictionScratch {
+  JointFrictionSolver solver;
+  std::vector<int> dofs;                  // the tree's velocity coordinates with Coulomb joint friction
+  std::vector<double> betas;              // their bounds β = dt·μ_c
+  Eigen::VectorXd bound, v_star, x, v;    // QP4's β, v*, joint impulses x and velocity, of one tree
+};
+
+/// Scratch of the assembly stage (sim/assembly.cpp).
+struct AssemblyScratch {
+  struct LimitRow {
+    int tree, dof;
+    double sign, phi;
+  };
+  std::vector<LimitRow> limits;           // joint limits within reach of the step
+  std::vector<int> tree_parent;           // (trees) disjoint sets of trees joined by contacts
+  std::vector<int> island_of_root;        // (trees) island of each set's root tree, −1 for none
+  std::vector<int> contact_island;        // (contacts) island of each contact, −1 for none
+  std::vector<int> column_of_tree;        // (trees) first island column of each tree, −1 if absent
+  std::vector<Eigen::Triplet<double>> N, S, T, L;   // triplets of the island's rows
+};
+
 /// What one step did, for the recorder and the run summary.
 struct StepStatistics {
   int contacts = 0;
@@ -66,11 +90,13 @@ struct StepData {
   std::vector<Eigen::MatrixXd> M_eff;     // per tree (nv_t×nv_t): M + dt·D, damping D taken implicitly
   std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;
   Eigen::VectorXd v_star;                 // (nv) v* = (M + dt·D)⁻¹(M v + dt(τ − h))
+  JointFrictionScratch joint_friction;
 
   // --- 4. assembly ---
   std::vector<Island> islands;
   std::vector<ContactProblem> problems;   // one per island
   std::vector<Eigen::Vector3d> t1, t2;    // per contact: tangent directions of the S and T rows (W)
+  AssemblyScratch assembly;
 
   // --- 5. contact ---
   std::vector<ContactResult> results;     // one per island

@@ -28,10 +28,9 @@ CollisionFilter make_filter(const WorldModel& model) {
   return filter;
 }
 
-const ModelOptions& options_of(const WorldModel& model, const std::string& name) {
-  static const ModelOptions none;
+ModelOptions options_of(const WorldModel& model, const std::string& name) {
   auto it = model.physics.model_options.find(name);
-  return it == model.physics.model_options.end() ? none : it->second;
+  return it == model.physics.model_options.end() ? ModelOptions{} : it->second;
 }
 
 /// Adds the seconds since `start` to `slot` and restarts the clock.

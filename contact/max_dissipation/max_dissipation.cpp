@@ -69,7 +69,7 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   const int nc = problem.nc, nl = problem.nl;
-  build_phase_one(problem, 0.0, program_, layout_);   // ρ only in the fallback (MD3): in the
+  build_phase_one(problem, 0.0, program_, layout_, program_scratch_);   // ρ only in the fallback (MD3): in the
                                                        // interior-point method a distant bound
                                                        // only slows the gap down
 
@@ -165,7 +165,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_,
-                  report_.kinetic_energy_phase_one);
+                  program_scratch_, report_.kinetic_energy_phase_one);
   const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
   p2_start_.setZero(program_.np);
   for (int i = 0; i < nc; ++i) {

@@ -186,6 +186,7 @@ class MaxDissipation final : public ContactModel {
   PhaseOnePgs pgs_;
   ConeProgram program_;
   ImpulseLayout layout_;
+  PhaseProgramScratch program_scratch_;
   MaxDissipationReport report_;
   InteriorPointResult ipm_result_;
   Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_;

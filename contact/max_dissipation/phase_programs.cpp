@@ -90,8 +90,9 @@ class RowsThatCannotBind {
 
 }  // namespace
 
-void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout) {
-  static thread_local Triplets J;
+void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout,
+                     PhaseProgramScratch& scratch) {
+  Triplets& J = scratch.J;
   J.clear();
   copy_velocity_space(problem, program);
   const int nc = problem.nc, nl = problem.nl;
@@ -125,9 +126,9 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
 
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
                      const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout,
-                     double energy_ceiling) {
-  static thread_local Triplets J, R;
-  static thread_local std::vector<double> r;
+                     PhaseProgramScratch& scratch, double energy_ceiling) {
+  Triplets &J = scratch.J, &R = scratch.R;
+  std::vector<double>& r = scratch.r;
   J.clear();
   R.clear();
   r.clear();

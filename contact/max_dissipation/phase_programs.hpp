@@ -26,9 +26,16 @@ struct ImpulseLayout {
   std::vector<int> normal_index;     // (nc) = contact_offset, for the budget
 };
 
+/// Buffers of the builders below, owned by their caller.
+struct PhaseProgramScratch {
+  std::vector<Eigen::Triplet<double>> J, R;   // entries of the program's 𝐉 and R
+  std::vector<double> r;                      // offsets of the velocity rows R
+};
+
 /// Phase I (MD2) in velocity form: minimise ½vᵀMv + (φ/dt)ᵀp_N + (φ_L/dt)ᵀp_L subject to
 /// M v = M v* + Nᵀp_N + Lᵀp_L and 0 ≤ p ≤ ρ (ρ: `elastic_bound`, N·s, MD3).
-void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout);
+void build_phase_one(const ContactProblem& problem, double elastic_bound, ConeProgram& program, ImpulseLayout& layout,
+                     PhaseProgramScratch& scratch);
 
 /// Phase II (MD4–MD7): minimise ½vᵀMv subject to the equation of motion, N v + φ/dt ≥ 0,
 /// L v + φ_L/dt ≥ 0, 0 ≤ p_L ≤ p_L^I, the friction set `cone` per contact and Σ p_N ≤ κ.
@@ -38,6 +45,6 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
 /// violate are left out (MD10). Infinite (the default) keeps every row.
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
                      const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout,
-                     double energy_ceiling = std::numeric_limits<double>::infinity());
+                     PhaseProgramScratch& scratch, double energy_ceiling = std::numeric_limits<double>::infinity());
 
 }  // namespace impetus

@@ -164,6 +164,10 @@ struct StewartTrinkleLcp {
   Eigen::MatrixXd D;                       // J W Jᵀ
   Eigen::VectorXd Jv;                      // J v*
 
+  // --- scratch ---
+  DelassusScratch delassus_scratch;        // of D = J W Jᵀ
+  std::vector<double> size_N, size_S, size_T;   // (nc) row sizes, for the grouping (ST9)
+
   /// A(r, c) of (ST6) read off D, without A (for the warm start, ST10).
   double entry(int r, int c) const;
   /// Az = A z from D in O(size(D)²), without A; p_J and Dp are scratch.

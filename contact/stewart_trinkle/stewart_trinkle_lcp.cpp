@@ -49,7 +49,7 @@ bool rows_close(const SparseRows& X, int i, int j, double tol, double size_i, do
 void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp) {
   lcp.leader.clear();
   lcp.group.assign(p.nc, -1);
-  thread_local std::vector<double> size_N, size_S, size_T;
+  std::vector<double>&size_N = lcp.size_N, &size_S = lcp.size_S, &size_T = lcp.size_T;
   size_N.resize(p.nc);
   size_S.resize(p.nc);
   size_T.resize(p.nc);
@@ -150,7 +150,7 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
   // D = J W Jᵀ with J = [N; L; S; T] over the groups: rows iN(g) = g, iL(l) = ng + l, iS(g) = nu + g,
   // iT(g) = nu + ng + g.
   stack_rows(problem, lcp.leader, lcp.J);
-  problem.delassus(lcp.J, lcp.J, lcp.D);
+  problem.delassus(lcp.J, lcp.J, lcp.D, lcp.delassus_scratch);
   lcp.Jv.noalias() = lcp.J * problem.v_star;
 
   // (ST7): a = mean diag(N W Nᵀ), the inverse effective mass of a typical normal row.

@@ -10,14 +10,14 @@ namespace impetus {
 namespace {
 
 /// Guessed group impulses in the layout of z = [p_N (ng); p_L; p_F; λ̂] (λ̂ left 0: it is a speed
-/// the solve finds). Returns false when the problem carries no guess at all.
-bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp& lcp, Eigen::VectorXd& z) {
+/// the solve finds). Returns false when the problem carries no guess at all. s, t: scratch.
+bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp& lcp, Eigen::VectorXd& z,
+                         Eigen::VectorXd& s, Eigen::VectorXd& t) {
   const int nc = problem.nc, nl = problem.nl, k = lcp.k;
   const bool has_N = problem.p_N_guess.size() == nc && nc > 0 && problem.p_N_guess.any();
   const bool has_L = problem.p_L_guess.size() == nl && nl > 0 && problem.p_L_guess.any();
   if (!has_N && !has_L) return false;
   z.setZero(lcp.size);
-  thread_local Eigen::VectorXd s, t;
   s.setZero(lcp.ng);
   t.setZero(lcp.ng);
   const bool has_F = problem.p_S_guess.size() == nc && problem.p_T_guess.size() == nc;
@@ -51,7 +51,7 @@ bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp&
 
 bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance,
                                     Eigen::VectorXd& z, double& residual) {
-  if (!guess_in_lcp_layout(problem, lcp, z_guess)) return false;
+  if (!guess_in_lcp_layout(problem, lcp, z_guess, s_guess, t_guess)) return false;
   const double scale = z_guess.lpNorm<Eigen::Infinity>();
   if (!(scale > 0) || !std::isfinite(scale)) return false;
   // An impulse counts as active above this fraction of the largest: below it, rounding of the last

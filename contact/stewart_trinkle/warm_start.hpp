@@ -32,6 +32,7 @@ namespace impetus {
 /// Buffers of the warm start, kept between calls.
 struct StewartTrinkleWarmStart {
   Eigen::VectorXd z_guess, Az, w, rhs, delta, p_J, Dp;
+  Eigen::VectorXd s_guess, t_guess;       // (ng) guessed friction (p_S, p_T) per group
   std::vector<int> basis;
   Eigen::MatrixXd A_BB;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;

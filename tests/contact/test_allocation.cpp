@@ -93,8 +93,9 @@ TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {
   lemke.solve(lcp.A, lcp.q, z);
   EXPECT_EQ(allocations_in([&] { lemke.solve(lcp.A, lcp.q, z); }), 0);
   Eigen::MatrixXd D;
-  p.delassus(p.N, p.S, D);
-  EXPECT_EQ(allocations_in([&] { p.delassus(p.N, p.S, D); }), 0);
+  DelassusScratch scratch;
+  p.delassus(p.N, p.S, D, scratch);
+  EXPECT_EQ(allocations_in([&] { p.delassus(p.N, p.S, D, scratch); }), 0);
 }
 
 }  // namespace

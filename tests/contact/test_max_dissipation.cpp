@@ -265,8 +265,9 @@ TEST(MaxDissipation, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution) {
 
     ConeProgram full, reduced;
     ImpulseLayout layout;
-    build_phase_two(P, FrictionCone::SecondOrder, 4, rep.kappa, Eigen::VectorXd(), full, layout);
-    build_phase_two(P, FrictionCone::SecondOrder, 4, rep.kappa, Eigen::VectorXd(), reduced, layout,
+    PhaseProgramScratch scratch;
+    build_phase_two(P, FrictionCone::SecondOrder, 4, rep.kappa, Eigen::VectorXd(), full, layout, scratch);
+    build_phase_two(P, FrictionCone::SecondOrder, 4, rep.kappa, Eigen::VectorXd(), reduced, layout, scratch,
                     rep.kinetic_energy_phase_one);
     EXPECT_EQ(full.nr(), P.nc);
     EXPECT_LT(reduced.nr(), full.nr() / 2) << "seed " << seed;   // most of these gaps cannot close
@@ -352,9 +353,11 @@ TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
 
   ConeProgram velocity_form;
   ImpulseLayout layout;
-  build_phase_two(P, FrictionCone::SecondOrder, 4, kappa, Eigen::VectorXd(), velocity_form, layout);
+  PhaseProgramScratch scratch;
+  build_phase_two(P, FrictionCone::SecondOrder, 4, kappa, Eigen::VectorXd(), velocity_form, layout, scratch);
   Eigen::MatrixXd A;
-  P.delassus(velocity_form.J, velocity_form.J, A);
+  DelassusScratch delassus_scratch;
+  P.delassus(velocity_form.J, velocity_form.J, A, delassus_scratch);
   const Eigen::VectorXd bv = velocity_form.J * P.v_star;
   const Eigen::LLT<Eigen::MatrixXd> chol(A);
   ASSERT_EQ(chol.info(), Eigen::Success);
@@ -405,7 +408,9 @@ TEST(InteriorPointTail, AGapStalledJustAboveItsToleranceStopsAsAcceptable) {
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   ConeProgram program;
   ImpulseLayout layout;
-  build_phase_two(P, FrictionCone::SecondOrder, 4, model.last_report().kappa, Eigen::VectorXd(), program, layout);
+  PhaseProgramScratch scratch;
+  build_phase_two(P, FrictionCone::SecondOrder, 4, model.last_report().kappa, Eigen::VectorXd(), program, layout,
+                  scratch);
 
   InteriorPointOptions options;
   options.gap_tolerance = 1e-15;

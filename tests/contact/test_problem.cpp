@@ -75,13 +75,14 @@ TEST(ContactProblem, DelassusMatchesDenseProductForDistinctAndEqualOperands) {
   for (int trial = 0; trial < 5; ++trial) {
     const SparseRows A = random_rows(7, 11, rng), B = random_rows(5, 11, rng);
     Eigen::MatrixXd out;
-    p.delassus(A, B, out);
+    DelassusScratch scratch;
+    p.delassus(A, B, out, scratch);
     const Eigen::MatrixXd expected = Eigen::MatrixXd(A) * W * Eigen::MatrixXd(B).transpose();
     ASSERT_EQ(out.rows(), 7);
     ASSERT_EQ(out.cols(), 5);
     EXPECT_LE((out - expected).norm(), kRoundoff * expected.norm()) << "A M⁻¹ Bᵀ, trial " << trial;
 
-    p.delassus(A, A, out);
+    p.delassus(A, A, out, scratch);
     const Eigen::MatrixXd expected_AA = Eigen::MatrixXd(A) * W * Eigen::MatrixXd(A).transpose();
     EXPECT_LE((out - expected_AA).norm(), kRoundoff * expected_AA.norm()) << "A M⁻¹ Aᵀ, trial " << trial;
     EXPECT_LE((out - out.transpose()).norm(), kRoundoff * out.norm()) << "A M⁻¹ Aᵀ must be symmetric";
@@ -98,7 +99,8 @@ TEST(ContactProblem, DelassusOfEmptyRowsIsEmpty) {
   SparseRows none(0, 11);
   const SparseRows A = random_rows(3, 11, rng);
   Eigen::MatrixXd out;
-  p.delassus(none, A, out);
+  DelassusScratch scratch;
+  p.delassus(none, A, out, scratch);
   EXPECT_EQ(out.rows(), 0);
   EXPECT_EQ(out.cols(), 3);
 }
