@@ -1,5 +1,7 @@
 // User-input errors (STYLE.md 13, tier 1): every refusal of a scene, URDF, mesh or CLI value names the
-// file, the line and what is wrong, and is printed as "FILE:LINE: error: MESSAGE".
+// file, the line and what is wrong, and is printed as "FILE:LINE: error: MESSAGE". What a loader
+// repaired instead of refusing is a LoadWarning, printed as "FILE:LINE: warning: MESSAGE" and kept in
+// summary.json's `warnings`.
 #pragma once
 
 #include <stdexcept>
@@ -20,6 +22,14 @@ class LoadError : public std::runtime_error {
   std::string file_;
   int line_;
   std::string message_;
+};
+
+/// A repair or doubt of a loader: the input was accepted, changed as `message` says.
+struct LoadWarning {
+  std::string file;
+  int line = 0;
+  std::string message;                        // what is wrong and what was done
+  std::string text() const { return file + ":" + std::to_string(line) + ": warning: " + message; }
 };
 
 }  // namespace impetus

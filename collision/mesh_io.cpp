@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "base/load_error.hpp"
+#include "collision/mesh_assimp.hpp"
 
 namespace impetus {
 namespace {
@@ -33,9 +34,15 @@ std::string read_file(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, error)) throw LoadError(path, 0, "mesh file not found");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError(path, 0, "cannot open the mesh file");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  // Read in chunks up to the bound: a file's stated size may be 0 (/proc) or a lie.
+  std::string bytes;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    bytes.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (bytes.size() > kMaxMeshFileBytes)
+      throw LoadError(path, 0, "mesh file larger than " + std::to_string(kMaxMeshFileBytes >> 20) + " MiB");
+  }
+  return bytes;
 }
 
 std::uint32_t read_u32_le(const char* p) {
@@ -289,11 +296,8 @@ Mesh read_obj(const std::string& path, const std::string& text) {
 }
 
 [[noreturn]] void refuse_format(const std::string& path, const std::string& ext) {
-  if (ext == ".dae")
-    throw LoadError(path, 0, "COLLADA (.dae) meshes are not supported; convert the collision mesh to STL or OBJ");
-  if (ext == ".gltf" || ext == ".glb")
-    throw LoadError(path, 0, "glTF (" + ext + ") meshes are not supported; convert the collision mesh to STL or OBJ");
-  throw LoadError(path, 0, "unknown mesh format '" + ext + "' (supported: .stl, .obj)");
+  throw LoadError(path, 0, "unknown mesh format '" + ext + "' (supported: .stl, .obj, and what assimp reads: "
+                           ".dae, .gltf, .glb, .ply, .3ds, .fbx, …)");
 }
 
 }  // namespace
@@ -301,7 +305,10 @@ Mesh read_obj(const std::string& path, const std::string& text) {
 MeshFormat mesh_format(const std::string& path) {
   const std::string ext = lower_extension(path);
   if (ext == ".obj") return MeshFormat::Obj;
-  if (ext != ".stl") refuse_format(path, ext);
+  if (ext != ".stl") {
+    if (assimp_reads(ext)) return MeshFormat::Assimp;
+    refuse_format(path, ext);
+  }
   return is_binary_stl(read_file(path)) ? MeshFormat::StlBinary : MeshFormat::StlAscii;
 }
 
@@ -322,10 +329,27 @@ Mesh scaled_mesh(const Mesh& mesh, const Eigen::Vector3d& scale) {
 
 Mesh load_mesh(const std::string& path, const Eigen::Vector3d& scale) {
   const std::string ext = lower_extension(path);
-  if (ext != ".stl" && ext != ".obj") refuse_format(path, ext);
-  const std::string bytes = read_file(path);
+  if (ext != ".stl" && ext != ".obj" && !assimp_reads(ext)) refuse_format(path, ext);
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) throw LoadError(path, 0, "mesh file not found");
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
+  if (!error && size > kMaxMeshFileBytes)
+    throw LoadError(path, 0, "mesh file larger than " + std::to_string(kMaxMeshFileBytes >> 20) + " MiB");
+  // Assimp reads from the file itself: glTF and others may refer to files beside it (buffers).
+  Mesh mesh = ext == ".stl" || ext == ".obj" ? parse_mesh(read_file(path), ext, path) : read_mesh_with_assimp(path, ext);
+  if (mesh.triangles.empty()) throw LoadError(path, 0, "the mesh has no triangles");
+  mesh.filename = path;
+  mesh.scale = Eigen::Vector3d::Ones();
+  return scale.isOnes() ? mesh : scaled_mesh(mesh, scale);
+}
+
+Mesh parse_mesh(const std::string& bytes, const std::string& extension, const std::string& path) {
+  const std::string ext = lower_extension("x" + extension);
   Mesh mesh;
-  if (ext == ".obj") {
+  if (ext != ".stl" && ext != ".obj") {
+    if (!assimp_reads(ext)) refuse_format(path, ext);
+    mesh = read_mesh_with_assimp_from_memory(bytes, ext, path);
+  } else if (ext == ".obj") {
     mesh = read_obj(path, bytes);
   } else if (is_binary_stl(bytes)) {
     mesh = read_binary_stl(path, bytes);
@@ -346,8 +370,7 @@ Mesh load_mesh(const std::string& path, const Eigen::Vector3d& scale) {
   }
   if (mesh.triangles.empty()) throw LoadError(path, 0, "the mesh has no triangles");
   mesh.filename = path;
-  mesh.scale = Eigen::Vector3d::Ones();
-  return scale.isOnes() ? mesh : scaled_mesh(mesh, scale);
+  return mesh;
 }
 
 }  // namespace impetus

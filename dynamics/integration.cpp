@@ -24,6 +24,7 @@ void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eige
       case JointType::Revolute:
       case JointType::Continuous:
       case JointType::Prismatic: q_out[iq] += dt * v[iv]; break;
+      case JointType::Planar: q_out.segment<3>(iq) += dt * v.segment<3>(iv); break;
       case JointType::Floating: {
         const Vec3 rotation = dt * v.segment<3>(iv + 3);
         const double angle = rotation.norm();

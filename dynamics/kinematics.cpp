@@ -14,6 +14,12 @@ Eigen::Isometry3d joint_transform(const Joint& joint, const Eigen::VectorXd& q) 
     case JointType::Revolute:
     case JointType::Continuous: X.linear() = Eigen::AngleAxisd(q[joint.q_index], joint.axis).toRotationMatrix(); break;
     case JointType::Prismatic: X.translation() = q[joint.q_index] * joint.axis; break;
+    case JointType::Planar: {
+      const auto [e1, e2] = planar_basis(joint.axis);
+      X.translation() = q[joint.q_index] * e1 + q[joint.q_index + 1] * e2;
+      X.linear() = Eigen::AngleAxisd(q[joint.q_index + 2], joint.axis).toRotationMatrix();
+      break;
+    }
     case JointType::Floating:
       X.translation() = q.segment<3>(joint.q_index);
       X.linear() = quaternion_at(q, joint.q_index + 3).normalized().toRotationMatrix();
@@ -45,6 +51,15 @@ void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const 
         break;
       }
       case JointType::Prismatic: data.S.col(k) << Vec3::Zero(), X_WJ.linear() * joint.axis; break;
+      case JointType::Planar: {
+        // Two slides along e₁, e₂ (fixed in P), a turn about n through L's origin (fixed in L).
+        const auto [e1, e2] = planar_basis(joint.axis);
+        const Vec3 n = X_WJ.linear() * joint.axis, p = data.X_WL[i].translation();
+        data.S.col(k) << Vec3::Zero(), X_WJ.linear() * e1;
+        data.S.col(k + 1) << Vec3::Zero(), X_WJ.linear() * e2;
+        data.S.col(k + 2) << n, p.cross(n);
+        break;
+      }
       case JointType::Floating: {
         // v = (v_WC, ω) in W: V = [ω; v_WC + p_WC × ω].
         const Vec3& p = data.p_WC[i];
@@ -74,6 +89,13 @@ Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& d
       Vec6 c;
       c << Vec3::Zero(), v.segment<3>(k).cross(v.segment<3>(k + 3));
       return c;
+    }
+    case JointType::Planar: {
+      // Ṡv: slides fixed in the parent move with V_P, the turn fixed in L with V_L (model.hpp).
+      const int parent = model.links[link].parent;
+      const Vec6 V_P = parent < 0 ? Vec6::Zero() : data.V[parent];
+      return cross_motion(V_P, data.S.middleCols<2>(k) * v.segment<2>(k)) +
+             cross_motion(data.V[link], data.S.col(k + 2) * v[k + 2]);
     }
     default: return cross_motion(data.V[link], data.S.col(k) * v[k]);
   }

@@ -10,6 +10,7 @@ int joint_nq(JointType type) {
   switch (type) {
     case JointType::Fixed: return 0;
     case JointType::Floating: return 7;
+    case JointType::Planar: return 3;
     default: return 1;
   }
 }
@@ -18,6 +19,7 @@ int joint_nv(JointType type) {
   switch (type) {
     case JointType::Fixed: return 0;
     case JointType::Floating: return 6;
+    case JointType::Planar: return 3;
     default: return 1;
   }
 }
@@ -29,8 +31,16 @@ const char* joint_type_name(JointType type) {
     case JointType::Continuous: return "continuous";
     case JointType::Prismatic: return "prismatic";
     case JointType::Floating: return "floating";
+    case JointType::Planar: return "planar";
   }
   return "?";
+}
+
+std::pair<Eigen::Vector3d, Eigen::Vector3d> planar_basis(const Eigen::Vector3d& n) {
+  // cos 45° ≈ 0.707: beyond it x is too close to n to span the plane well; y is then at least 45° off.
+  const Eigen::Vector3d reference = std::abs(n.x()) < 0.7071 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d e1 = (reference - reference.dot(n) * n).normalized();
+  return {e1, n.cross(e1)};
 }
 
 int MultibodyModel::add_tree(const std::string& name, std::vector<Link> tree_links) {

@@ -8,6 +8,9 @@
 //   fixed                                       0   0   –                       –
 //   revolute, continuous                        1   1   angle (rad)             rate (rad/s)
 //   prismatic                                   1   1   displacement (m)        rate (m/s)
+//   planar                                      3   3   (x, y, θ): displacement rates (ẋ, ẏ, θ̇)
+//                                                       along e₁, e₂ (m), turn
+//                                                       about n (rad)
 //   floating                                    7   6   p_WL (3), quaternion    v_WC (3): linear velocity of
 //                                                       of R_WL as (w,x,y,z)    L's centre of mass C; ω_WL (3):
 //                                                                               angular velocity; both in the
@@ -19,19 +22,29 @@
 // <velocity> speak of the body frame's origin; sim/ converts, v_WL = v_WC + ω × (p_WL − p_WC). The
 // integrator moves C by dt·v_WC and turns the body about C (integration.hpp). Checked by finite
 // differences in tests/dynamics.
+//
+// Planar (URDF `planar`): L slides in the plane through J's origin normal to the unit axis n and turns
+// about n: X_J(q) = Trans(x·e₁ + y·e₂) · Rot(n, θ), with the in-plane basis (e₁, e₂, n) right-handed
+// and e₁ the unit x of J projected on the plane (unit y when x is within 45° of n): planar_basis().
+// Its motion subspace has two columns fixed in the parent (the slides) and one fixed in L (the turn
+// about n through L's origin), so Ṡ·v = V_P ×ᵐ (S_slide·v_slide) + V_L ×ᵐ (S_turn·θ̇) (kinematics.cpp).
 #pragma once
 
 #include <Eigen/Geometry>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impetus {
 
-enum class JointType { Fixed, Revolute, Continuous, Prismatic, Floating };
+enum class JointType { Fixed, Revolute, Continuous, Prismatic, Floating, Planar };
 
 int joint_nq(JointType type);
 int joint_nv(JointType type);
 const char* joint_type_name(JointType type);
+
+/// The planar joint's in-plane unit vectors (e₁, e₂) in J for its unit normal n (see above).
+std::pair<Eigen::Vector3d, Eigen::Vector3d> planar_basis(const Eigen::Vector3d& n);
 
 /// Mass properties of a link, in its own frame L.
 struct Inertia {
@@ -44,7 +57,7 @@ struct Joint {
   std::string name;
   JointType type = JointType::Fixed;
   Eigen::Isometry3d X_PJ = Eigen::Isometry3d::Identity();  // joint frame in the parent link's frame
-  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();         // unit, in J (revolute, continuous, prismatic)
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();         // unit, in J (revolute, continuous, prismatic; planar: normal n)
   bool has_limits = false;                                 // revolute and prismatic
   double lower = 0, upper = 0;                             // position limits (rad or m)
   double effort = 0;                                       // |τ| bound on applied torques; 0: none

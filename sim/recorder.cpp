@@ -200,6 +200,8 @@ void Recorder::finish(const std::string& status, const std::string& contact_mode
                                                    {"v", {v.x(), v.y(), v.z()}},
                                                    {"w", {w.x(), w.y(), w.z()}}};
   }
+  json warnings = json::array();
+  for (const LoadWarning& w : model_.warnings) warnings.push_back({{"file", w.file}, {"line", w.line}, {"message", w.message}});
   json summary = {
       {"scene", model_.name},
       {"contact_model", contact_model},
@@ -209,6 +211,7 @@ void Recorder::finish(const std::string& status, const std::string& contact_mode
       {"wall_time_s", r.times.stepping()},
       {"timing", timing},
       {"status", status},
+      {"warnings", warnings},
       {"max_penetration", r.max_penetration},
       {"contacts", {{"max_per_step", r.contacts_max}, {"mean_per_step", r.steps ? double(r.contacts_sum) / r.steps : 0.0}}},
       {"solver",

@@ -10,6 +10,8 @@
 #include "contact/contact_model.hpp"
 #include "control/actuation.hpp"
 #include "dynamics/model.hpp"
+#include "base/load_error.hpp"
+#include "sim/urdf/urdf_summary.hpp"
 
 namespace impetus {
 
@@ -54,6 +56,7 @@ struct WorldModel {
   std::vector<RecordedJoint> recorded_joints;
   std::vector<ExternalLoad> loads;                    // <load>: wrenches on bodies
   std::vector<JointActuator> actuators;               // <actuator>: joint efforts and PD control
+  std::vector<LoadWarning> warnings;                  // what the loaders repaired (summary.json `warnings`)
 };
 
 struct State {
@@ -65,6 +68,7 @@ struct State {
 struct World {
   WorldModel model;
   State initial;
+  std::vector<UrdfSummary> urdf_models;               // per <model>, for `impetus check`
 };
 
 }  // namespace impetus

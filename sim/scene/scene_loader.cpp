@@ -86,10 +86,11 @@ void check_mass_matrices(const SceneBuild& build, const State& state) {
   }
 }
 
-World load(const xml::Document& document) {
+World load(const xml::Document& document, const SceneLoadOptions& options) {
   const xml::Element root = document.root("scene");
-  root.allow_only({"name"}, {"physics", "ground", "body", "model", "contact", "load"});
+  root.allow_only({"name", "strict"}, {"physics", "ground", "body", "model", "contact", "load"});
   SceneBuild build;
+  build.strict = options.strict || root.boolean_or("strict", false);
   build.file = document.file();
   build.base_dir = folder_of(document.file());
   build.package_path = ros_package_path();
@@ -113,16 +114,19 @@ World load(const xml::Document& document) {
   world.initial = initial_state(build);
   check_mass_matrices(build, world.initial);
   world.model = std::move(build.model);
+  world.urdf_models = std::move(build.urdf_models);
   return world;
 }
 
 }  // namespace
 }  // namespace scene
 
-World load_scene(const std::string& path) { return scene::load(xml::Document::parse_file(path)); }
+World load_scene(const std::string& path, const SceneLoadOptions& options) {
+  return scene::load(xml::Document::parse_file(path), options);
+}
 
-World load_scene_string(const std::string& text, const std::string& path) {
-  return scene::load(xml::Document::parse_string(text, path));
+World load_scene_string(const std::string& text, const std::string& path, const SceneLoadOptions& options) {
+  return scene::load(xml::Document::parse_string(text, path), options);
 }
 
 }  // namespace impetus

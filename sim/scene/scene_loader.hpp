@@ -1,7 +1,9 @@
 // Scene files → World: the scene format of DESIGN.md ("Scene files"), every element and attribute of
 // its core, and unknown elements or attributes refused.
 //
-//   <scene name>                       name defaults to the file's stem; no '/'
+//   <scene name strict?>               name defaults to the file's stem; no '/'; strict="true" (or
+//                                      SceneLoadOptions::strict, --strict) refuses what the URDF
+//                                      conversion would repair with a warning (urdf_to_multibody.hpp)
 //     <physics dt duration gravity contact_model mu mu_viscous>   at most one; defaults of PhysicsSettings
 //       <MODEL attr="…"/>              options of one contact model (is_contact_model(MODEL)), kept as
 //                                      strings in PhysicsSettings::model_options[MODEL] and checked by
@@ -54,9 +56,13 @@ namespace impetus {
 /// links; real robots (a 250 kg base with 1e-6 kg·m² fingertips) stay above ~1e-9·λ_max.
 constexpr double kMassMatrixTolerance = 1e-12;
 
-World load_scene(const std::string& path);
+struct SceneLoadOptions {
+  bool strict = false;  // refuse URDF inertias the loader would repair (also <scene strict="true">)
+};
+
+World load_scene(const std::string& path, const SceneLoadOptions& options = {});
 
 /// The same from text; `path` names it in messages and anchors its relative paths.
-World load_scene_string(const std::string& text, const std::string& path);
+World load_scene_string(const std::string& text, const std::string& path, const SceneLoadOptions& options = {});
 
 }  // namespace impetus

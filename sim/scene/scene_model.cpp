@@ -33,6 +33,7 @@ void add_model(const xml::Element& element, SceneBuild& build) {
   placement.prefix = name;
   placement.floating_base = base == "floating";
   placement.check_triangle_inequality = element.boolean_or("check_triangle_inequality", true);
+  placement.strict = build.strict;
   if (const std::optional<xml::Element> origin = element.unique_child("origin")) {
     origin->allow_only({"xyz", "rpy"}, {});
     placement.X_WR = origin->pose();
@@ -78,6 +79,8 @@ void add_model(const xml::Element& element, SceneBuild& build) {
   MultibodyModel& multibody = build.model.multibody;
   const UrdfInstance instance = add_urdf_to_model(urdf, placement, multibody, build.model.geometries, build.meshes);
   build.tree_lines.resize(multibody.trees.size(), element.line());
+  build.model.warnings.insert(build.model.warnings.end(), instance.warnings.begin(), instance.warnings.end());
+  build.urdf_models.push_back(summarize_urdf(name, urdf, instance, multibody, build.model.geometries));
   for (const auto& pose : instance.floating_poses) build.initial.floating_poses.push_back(pose);
   for (const Setting& s : settings)
     build.initial.joint_values.push_back({instance.joint_link[s.joint], s.position, s.velocity});

@@ -29,6 +29,8 @@ struct SceneBuild {
   InitialValues initial;
   std::vector<int> tree_lines;              // per tree: line of the <body> or <model> that made it
   std::set<std::string> names;              // body and model names taken
+  bool strict = false;                      // refuse what the URDF conversion would repair
+  std::vector<UrdfSummary> urdf_models;     // per <model>
 };
 
 void read_physics(const xml::Element& physics, WorldModel& model);

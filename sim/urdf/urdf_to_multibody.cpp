@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <optional>
 #include <sstream>
 
 #include "collision/mass_properties.hpp"
@@ -33,36 +34,57 @@ class Converter {
     return j < 0 ? -1 : urdf_.find_link(urdf_.joints[j].parent);
   }
 
-  void check_inertials() const;
+  void check_inertials();
   void check_joint(const UrdfJoint& joint) const;
   std::vector<TreePlan> plan_trees() const;
   std::vector<Link> tree_links(const TreePlan& plan) const;
-  void check_joint_inertia(const TreePlan& plan, const std::vector<Link>& links) const;
+  void check_joint_inertia(const TreePlan& plan, std::vector<Link>& links);
+  void warn(int line, const std::string& message) { warnings_.push_back({urdf_.file, line, message}); }
   std::vector<Geometry> link_geometries(int link, MeshCache& meshes) const;
 
   const UrdfModel& urdf_;
   const UrdfPlacement& placement_;
   std::vector<Eigen::Isometry3d> X_W_welded_;  // pose in W of links welded to the world (fixed chain)
   std::vector<bool> welded_;
+  std::vector<std::optional<UrdfInertial>> inertials_;  // per URDF link, after repairs
+  double smallest_mass_ = 0, smallest_moment_ = 0;      // positive ones over the links: the floor's scale
+  std::vector<LoadWarning> warnings_;
+  double mass_added_ = 0;
 };
 
-void Converter::check_inertials() const {
-  for (const UrdfLink& link : urdf_.links) {
+void Converter::check_inertials() {
+  inertials_.assign(urdf_.links.size(), std::nullopt);
+  for (std::size_t u = 0; u < urdf_.links.size(); ++u) {
+    const UrdfLink& link = urdf_.links[u];
     if (!link.inertial) continue;
-    const UrdfInertial& in = *link.inertial;
+    UrdfInertial in = *link.inertial;
     if (in.mass < 0) fail(in.mass_line, "link '" + link.name + "': " + inertia_defect(in.mass, in.I_I, false));
-    const std::string defect = inertia_defect(in.mass, in.I_I, placement_.check_triangle_inequality);
+    const bool check_triangle = placement_.check_triangle_inequality;
+    const std::string defect = inertia_defect(in.mass, in.I_I, check_triangle && placement_.strict);
     if (!defect.empty()) fail(in.inertia_line, "link '" + link.name + "': " + defect);
+    if (check_triangle && breaks_triangle_inequality(in.I_I)) {  // repaired: inertia_checks.hpp (4)
+      const Eigen::Vector3d before = principal_moments(in.I_I);
+      in.I_I = restore_triangle_inequality(in.I_I);
+      const Eigen::Vector3d after = principal_moments(in.I_I);
+      std::ostringstream message;
+      message << "link '" << link.name << "': " << inertia_defect(in.mass, link.inertial->I_I, true)
+              << "; repaired: principal moments moved to (" << after[0] << ", " << after[1] << ", " << after[2]
+              << ") kg·m², the smallest change that restores it (by " << (after - before).norm()
+              << "), about the same axes; mass and centre of mass unchanged (--strict refuses instead)";
+      warn(in.inertia_line, message.str());
+    }
+    if (in.mass > 0 && (smallest_mass_ == 0 || in.mass < smallest_mass_)) smallest_mass_ = in.mass;
+    for (double lambda : principal_moments(in.I_I))
+      if (lambda > kInertiaRoundingTolerance * in.I_I.trace() && (smallest_moment_ == 0 || lambda < smallest_moment_))
+        smallest_moment_ = lambda;
+    inertials_[u] = in;
   }
 }
 
 void Converter::check_joint(const UrdfJoint& joint) const {
   const std::string what = std::string(urdf_joint_type_name(joint.type)) + " joint '" + joint.name + "'";
-  if (joint.type == UrdfJointType::Planar)
-    fail(joint.line, what + ": planar joints are not supported; model the plane with two prismatic joints and a "
-                            "revolute joint through massless intermediate links");
   const bool moving = joint.type == UrdfJointType::Revolute || joint.type == UrdfJointType::Continuous ||
-                      joint.type == UrdfJointType::Prismatic;
+                      joint.type == UrdfJointType::Prismatic || joint.type == UrdfJointType::Planar;
   if (moving && !(joint.axis.norm() > 0))
     fail(joint.line, what + ": <axis xyz> has zero length (give the axis, e.g. xyz=\"0 0 1\")");
   if (joint.limit && moving) {
@@ -111,7 +133,7 @@ std::vector<Link> Converter::tree_links(const TreePlan& plan) const {
     const UrdfLink& source = urdf_.links[u];
     Link& link = links[k];
     link.name = id(source.name);
-    if (source.inertial) link.inertia = link_inertia(*source.inertial);
+    if (inertials_[u]) link.inertia = link_inertia(*inertials_[u]);
     Joint& joint = link.joint;
     if (k == 0) {
       link.parent = -1;
@@ -135,11 +157,12 @@ std::vector<Link> Converter::tree_links(const TreePlan& plan) const {
       case UrdfJointType::Revolute: joint.type = JointType::Revolute; break;
       case UrdfJointType::Continuous: joint.type = JointType::Continuous; break;
       case UrdfJointType::Prismatic: joint.type = JointType::Prismatic; break;
-      default: fail(uj.line, "internal: unexpected joint type");  // floating and planar handled before
+      case UrdfJointType::Planar: joint.type = JointType::Planar; break;
+      default: fail(uj.line, "internal: unexpected joint type");  // floating handled before
     }
     if (joint.type == JointType::Fixed) continue;
     joint.axis = uj.axis.normalized();
-    if (uj.limit) {
+    if (uj.limit && joint.type != JointType::Planar) {  // a planar joint's <limit> means nothing (urdfdom)
       joint.has_limits = joint.type != JointType::Continuous;  // a continuous joint's position limits mean nothing
       if (joint.has_limits) {
         joint.lower = uj.limit->lower;
@@ -156,7 +179,7 @@ std::vector<Link> Converter::tree_links(const TreePlan& plan) const {
   return links;
 }
 
-void Converter::check_joint_inertia(const TreePlan& plan, const std::vector<Link>& links) const {
+void Converter::check_joint_inertia(const TreePlan& plan, std::vector<Link>& links) {
   const std::size_t n = links.size();
   // Poses in the tree root's frame R at the zero configuration: X_RL = X_RP · X_PJ.
   std::vector<Eigen::Isometry3d> X_RL(n, Eigen::Isometry3d::Identity());
@@ -181,6 +204,12 @@ void Converter::check_joint_inertia(const TreePlan& plan, const std::vector<Link
     if (joint.type == JointType::Prismatic) {
       singular = !(c.mass > 0);
       why = bodies + " have no mass";
+    } else if (joint.type == JointType::Planar) {  // slides need mass, the turn inertia about n through O
+      const Eigen::Vector3d n = X_RL[k].linear() * joint.axis;
+      const Eigen::Vector3d d = c.com - X_RL[k].translation();
+      const Eigen::Matrix3d I_O = c.I_C + c.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+      singular = !(c.mass > 0) || !(n.dot(I_O * n) > kJointInertiaTolerance * I_O.trace());
+      why = bodies + (c.mass > 0 ? " have no inertia about its normal" : " have no mass");
     } else if (joint.type == JointType::Floating) {
       const double lambda_min = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(c.I_C, Eigen::EigenvaluesOnly).eigenvalues()[0];
       singular = !(c.mass > 0) || !(lambda_min > kJointInertiaTolerance * c.I_C.trace());
@@ -194,9 +223,32 @@ void Converter::check_joint_inertia(const TreePlan& plan, const std::vector<Link
     }
     if (!singular) continue;
     const int line = plan.root_joint >= 0 || k > 0 ? urdf_.joints[urdf_.parent_joint[plan.links[k]]].line : moved.line;
-    fail(line, what + " moves no inertia: " + why +
-                   "; its joint-space inertia would be singular. Give the moved links an <inertial>, or make "
-                   "the joint fixed" + (k == 0 && plan.root_joint < 0 ? " (attach the model with base=\"fixed\")" : ""));
+    const std::string problem = what + " moves no inertia: " + why + "; its joint-space inertia would be singular";
+    // The floor (urdf_to_multibody.hpp): what the joint lacks, on the link it moves.
+    const bool needs_mass = joint.type != JointType::Revolute && joint.type != JointType::Continuous;
+    const bool needs_moment = joint.type != JointType::Prismatic;
+    const bool can_floor = (!needs_mass || smallest_mass_ > 0) && (!needs_moment || smallest_moment_ > 0);
+    if (placement_.strict || !can_floor)
+      fail(line, problem + ". Give the moved links an <inertial>, or make the joint fixed" +
+                     (k == 0 && plan.root_joint < 0 ? " (attach the model with base=\"fixed\")" : ""));
+    Inertia& inertia = links[k].inertia;
+    std::ostringstream done;
+    done << problem << "; floored: link '" << moved.name << "' given";
+    if (needs_mass) {
+      const double m_f = kInertiaFloorFraction * smallest_mass_;
+      inertia.com = inertia.mass > 0 ? inertia.com : Eigen::Vector3d::Zero();
+      inertia.mass += m_f;
+      mass_added_ += m_f;
+      done << " mass " << m_f << " kg at its origin (" << kInertiaFloorFraction << " of the model's smallest link mass)";
+    }
+    if (needs_moment) {
+      const double I_f = std::max(kInertiaFloorFraction * smallest_moment_, kInertiaFloorFraction * c.I_C.trace());
+      inertia.I_C += I_f * Eigen::Matrix3d::Identity();
+      done << (needs_mass ? " and" : "") << " rotational inertia " << I_f << "·1 kg·m² (" << kInertiaFloorFraction
+           << " of the model's smallest principal moment)" << (needs_mass ? "" : ", mass unchanged");
+    }
+    done << " (--strict refuses instead)";
+    warn(line, done.str());
   }
 }
 
@@ -235,6 +287,8 @@ UrdfInstance Converter::run(MultibodyModel& multibody, std::vector<Geometry>& ge
   }
 
   // Everything is checked and read before anything is appended.
+  warnings_.clear();
+  mass_added_ = 0;
   check_inertials();
   for (const UrdfJoint& joint : urdf_.joints) check_joint(joint);
   const std::vector<TreePlan> plans = plan_trees();
@@ -247,6 +301,8 @@ UrdfInstance Converter::run(MultibodyModel& multibody, std::vector<Geometry>& ge
   for (std::size_t u = 0; u < n; ++u) link_geometry[u] = link_geometries(static_cast<int>(u), meshes);
 
   UrdfInstance instance;
+  instance.warnings = warnings_;
+  instance.mass_added = mass_added_;
   instance.link_index.assign(n, -1);
   instance.joint_link.assign(urdf_.joints.size(), -1);
   for (std::size_t t = 0; t < plans.size(); ++t) {

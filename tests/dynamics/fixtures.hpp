@@ -61,6 +61,31 @@ inline MultibodyModel mixed_tree_model() {
   return model;
 }
 
+/// A floating base carrying a planar joint (normal and origin off the principal directions), whose
+/// link carries a revolute arm: the planar joint both moving and moved, its slides and its turn.
+inline MultibodyModel planar_tree_model() {
+  MultibodyModel model;
+  std::vector<Link> links(3);
+  links[0].name = "base";
+  links[0].joint.type = JointType::Floating;
+  links[0].inertia = box_inertia(2.0, {0.3, 0.3, 0.1}, {0.02, -0.01, 0.0});
+  links[1].name = "puck";
+  links[1].parent = 0;
+  links[1].joint.type = JointType::Planar;
+  links[1].joint.axis = Eigen::Vector3d(0.3, -0.2, 1.0).normalized();
+  links[1].joint.X_PJ.translation() << 0.1, -0.05, 0.2;
+  links[1].joint.X_PJ.linear() = Eigen::AngleAxisd(0.4, Eigen::Vector3d(1, 1, 0).normalized()).toRotationMatrix();
+  links[1].inertia = box_inertia(0.7, {0.2, 0.1, 0.05}, {0.03, 0.01, -0.02});
+  links[2].name = "arm";
+  links[2].parent = 1;
+  links[2].joint.type = JointType::Revolute;
+  links[2].joint.axis = Eigen::Vector3d(1.0, 0.2, 0.1).normalized();
+  links[2].joint.X_PJ.translation() << 0.15, 0.0, 0.05;
+  links[2].inertia = box_inertia(0.4, {0.3, 0.04, 0.04}, {0.15, 0, 0});
+  model.add_tree("planar", links);
+  return model;
+}
+
 /// A pendulum: a rod of mass m and length l on a revolute joint about y at height h.
 inline MultibodyModel pendulum_model(double m, double l, double h) {
   MultibodyModel model;

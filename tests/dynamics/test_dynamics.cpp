@@ -28,8 +28,8 @@ Eigen::VectorXd random_configuration(const MultibodyModel& model, std::mt19937& 
     if (j.type == JointType::Floating) {
       q.segment<3>(j.q_index) << u(rng), u(rng), u(rng);
       set_quaternion_at(q, j.q_index + 3, Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized());
-    } else if (joint_nq(j.type) == 1) {
-      q[j.q_index] = u(rng);
+    } else {
+      for (int c = 0; c < joint_nq(j.type); ++c) q[j.q_index + c] = u(rng);  // 1-DoF and planar
     }
   }
   return q;
@@ -44,7 +44,13 @@ Eigen::VectorXd random_vector(int n, std::mt19937& rng) {
 
 class ModelsTest : public ::testing::TestWithParam<int> {
  protected:
-  MultibodyModel model() const { return GetParam() == 0 ? test::free_body_model() : test::mixed_tree_model(); }
+  MultibodyModel model() const {
+    switch (GetParam()) {
+      case 0: return test::free_body_model();
+      case 1: return test::mixed_tree_model();
+      default: return test::planar_tree_model();
+    }
+  }
 };
 
 TEST_P(ModelsTest, MassMatrixIsSymmetricPositiveDefiniteAndEqualsRneaColumns) {
@@ -124,7 +130,29 @@ TEST_P(ModelsTest, BiasForcesMatchFiniteDifferenceOfMomentum) {
   EXPECT_NEAR(v.dot(g), (Up - Um) / (2 * kFdStep), kFiniteDifferenceTol);
 }
 
-INSTANTIATE_TEST_SUITE_P(FreeBodyAndMixedTree, ModelsTest, ::testing::Values(0, 1));
+INSTANTIATE_TEST_SUITE_P(FreeBodyMixedTreeAndPlanar, ModelsTest, ::testing::Values(0, 1, 2));
+
+TEST(PlanarJoint, SlidesInItsPlaneAndTurnsAboutItsNormal) {
+  // X_J(x, y, θ) = Trans(x e₁ + y e₂)·Rot(n, θ): L's origin stays in the plane through J normal to n,
+  // L's n stays n, and (e₁, e₂, n) is a right-handed orthonormal basis for any n.
+  const MultibodyModel model = test::planar_tree_model();
+  MultibodyData data(model);
+  const Joint& joint = model.links[1].joint;
+  const auto [e1, e2] = planar_basis(joint.axis);
+  EXPECT_NEAR(e1.dot(joint.axis), 0, kAlgebraTol);
+  EXPECT_NEAR(e1.norm(), 1, kAlgebraTol);
+  EXPECT_LT((e1.cross(e2) - joint.axis).norm(), kAlgebraTol);
+  std::mt19937 rng(3);
+  const Eigen::VectorXd q = random_configuration(model, rng);
+  forward_kinematics(model, data, q, Eigen::VectorXd::Zero(model.nv));
+  const Eigen::Isometry3d X_WJ = data.X_WL[0] * joint.X_PJ;
+  const Vec3 n_W = X_WJ.linear() * joint.axis;
+  const Vec3 offset = data.X_WL[1].translation() - X_WJ.translation();
+  EXPECT_NEAR(offset.dot(n_W), 0, kAlgebraTol);
+  EXPECT_NEAR(offset.dot(X_WJ.linear() * e1), q[joint.q_index], kAlgebraTol);
+  EXPECT_NEAR(offset.dot(X_WJ.linear() * e2), q[joint.q_index + 1], kAlgebraTol);
+  EXPECT_LT((data.X_WL[1].linear() * joint.axis - n_W).norm(), kAlgebraTol);
+}
 
 TEST(FloatingJoint, VelocityIsCentreOfMassVelocityAndAngularVelocityInWorld) {
   const MultibodyModel model = test::free_body_model();

@@ -1,6 +1,8 @@
 // Mesh files → collision Mesh: STL (binary, binary with a "solid" header, ASCII) and OBJ, against the
 // corpus's mesh edge cases (edge-cases/EXPECTED.json: triangle counts, scaled bounds and volumes
 // computed independently) and small files written here; malformed files are refused with file and line.
+// COLLADA and glTF through assimp: tetrahedra written here, whose corners after the unit and the up
+// axis follow from mesh_assimp.hpp (1).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -214,9 +216,10 @@ TEST(MeshIo, MalformedObjIsRefusedWithItsLine) {
 
 TEST(MeshIo, UnsupportedFormatsAndMissingFilesAreRefused) {
   test::TempDir dir("mesh_io");
-  EXPECT_NE(refusal(dir.write("a.dae", "<COLLADA/>")).message().find("COLLADA"), std::string::npos);
-  EXPECT_NE(refusal(dir.write("a.gltf", "{}")).message().find("glTF"), std::string::npos);
-  EXPECT_NE(refusal(dir.write("a.ply", "ply")).message().find("unknown mesh format"), std::string::npos);
+  EXPECT_NE(refusal(dir.write("a.dae", "<COLLADA/>")).message().find("cannot read"), std::string::npos);
+  EXPECT_NE(refusal(dir.write("a.gltf", "{}")).message().find("cannot read"), std::string::npos);
+  EXPECT_NE(refusal(dir.write("a.ply", "ply")).message().find("cannot read"), std::string::npos);
+  EXPECT_NE(refusal(dir.write("a.nomesh", "x")).message().find("unknown mesh format"), std::string::npos);
   const LoadError missing = refusal("/nonexistent/a.stl");
   EXPECT_EQ(missing.file(), "/nonexistent/a.stl");
   EXPECT_NE(missing.message().find("not found"), std::string::npos);
@@ -231,6 +234,113 @@ TEST(MeshIo, MirroringScaleKeepsTrianglesWindingOutwards) {
   EXPECT_NEAR(signed_volume(mirrored), 2.0 / 6.0, kExactVolume);  // |det S|·V, and positive
   const Mesh twice = load_mesh(path, {-1, -1, 1});           // a rotation by π: no rewinding
   EXPECT_NEAR(signed_volume(twice), 1.0 / 6.0, kExactVolume);
+}
+
+// --- COLLADA and glTF (assimp) -----------------------------------------------------------------------------
+
+/// A COLLADA tetrahedron with corners 0, (1,0,0), (0,2,0), (0,0,3) in file units, outward winding.
+std::string collada_tetra(const std::string& unit_meter, const std::string& up_axis) {
+  return R"(<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="u" meter=")" + unit_meter + R"("/><up_axis>)" + up_axis + R"(</up_axis></asset>
+  <library_geometries>
+    <geometry id="tet" name="tet"><mesh>
+      <source id="tet-pos">
+        <float_array id="tet-pos-array" count="12">0 0 0 1 0 0 0 2 0 0 0 3</float_array>
+        <technique_common><accessor source="#tet-pos-array" count="4" stride="3">
+          <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+        </accessor></technique_common>
+      </source>
+      <vertices id="tet-vtx"><input semantic="POSITION" source="#tet-pos"/></vertices>
+      <triangles count="4"><input semantic="VERTEX" source="#tet-vtx" offset="0"/><p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>
+    </mesh></geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="scene"><node id="n"><instance_geometry url="#tet"/></node></visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>
+)";
+}
+
+Eigen::Vector3d lower_corner(const Mesh& m) {
+  Eigen::Vector3d lo = m.vertices.front();
+  for (const Eigen::Vector3d& v : m.vertices) lo = lo.cwiseMin(v);
+  return lo;
+}
+Eigen::Vector3d upper_corner(const Mesh& m) {
+  Eigen::Vector3d hi = m.vertices.front();
+  for (const Eigen::Vector3d& v : m.vertices) hi = hi.cwiseMax(v);
+  return hi;
+}
+
+TEST(MeshIo, ColladaHonoursItsUnitAndUpAxis) {
+  test::TempDir dir("mesh_io");
+  // Z_UP in millimetres: the file's coordinates times 0.001, axes as written.
+  const Mesh mm = load_mesh(dir.write("mm.dae", collada_tetra("0.001", "Z_UP")));
+  EXPECT_EQ(mesh_format(mm.filename), MeshFormat::Assimp);
+  ASSERT_EQ(mm.triangles.size(), 4u);
+  EXPECT_LT((lower_corner(mm) - Eigen::Vector3d::Zero()).norm(), kFloat32 * 0.003);
+  EXPECT_LT((upper_corner(mm) - Eigen::Vector3d(0.001, 0.002, 0.003)).norm(), kFloat32 * 0.003);
+  EXPECT_NEAR(signed_volume(mm), 1e-9, 1e-9 * kFloat32 * 10);  // 1·2·3/6 mm³, winding kept
+  // Y_UP in metres: the file's up (y) onto the link's z, (x, y, z) ↦ (x, −z, y).
+  const Mesh y_up = load_mesh(dir.write("yup.dae", collada_tetra("1", "Y_UP")));
+  EXPECT_LT((lower_corner(y_up) - Eigen::Vector3d(0, -3, 0)).norm(), kFloat32 * 3);
+  EXPECT_LT((upper_corner(y_up) - Eigen::Vector3d(1, 0, 2)).norm(), kFloat32 * 3);
+  EXPECT_NEAR(signed_volume(y_up), 1.0, kFloat32 * 10);
+  // URDF's scale applies on top of the unit.
+  const Mesh scaled = load_mesh(dir.write("s.dae", collada_tetra("0.001", "Z_UP")), {2, 1, 1});
+  EXPECT_LT((upper_corner(scaled) - Eigen::Vector3d(0.002, 0.002, 0.003)).norm(), kFloat32 * 0.003);
+}
+
+std::string base64(const std::string& bytes) {
+  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::uint32_t n = (std::uint8_t(bytes[i]) << 16) | (i + 1 < bytes.size() ? std::uint8_t(bytes[i + 1]) << 8 : 0) |
+                            (i + 2 < bytes.size() ? std::uint8_t(bytes[i + 2]) : 0);
+    out += table[(n >> 18) & 63];
+    out += table[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? table[(n >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? table[n & 63] : '=';
+  }
+  return out;
+}
+
+TEST(MeshIo, GltfIsTurnedFromYUpToZUp) {
+  // The same tetrahedron in glTF (y up by its specification), with an embedded buffer: float32
+  // positions, then uint16 indices.
+  std::string buffer;
+  for (float c : {0.f, 0.f, 0.f, 1.f, 0.f, 0.f, 0.f, 2.f, 0.f, 0.f, 0.f, 3.f}) buffer.append(reinterpret_cast<const char*>(&c), 4);
+  for (std::uint16_t i : {0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3}) buffer.append(reinterpret_cast<const char*>(&i), 2);
+  const std::string gltf = R"({"asset": {"version": "2.0"},
+ "buffers": [{"byteLength": 72, "uri": "data:application/octet-stream;base64,)" + base64(buffer) + R"("}],
+ "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 24}],
+ "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [0, 0, 0], "max": [1, 2, 3]},
+               {"bufferView": 1, "componentType": 5123, "count": 12, "type": "SCALAR"}],
+ "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+ "nodes": [{"mesh": 0}], "scenes": [{"nodes": [0]}], "scene": 0})";
+  test::TempDir dir("mesh_io");
+  const Mesh m = load_mesh(dir.write("tet.gltf", gltf));
+  ASSERT_EQ(m.triangles.size(), 4u);
+  EXPECT_LT((lower_corner(m) - Eigen::Vector3d(0, -3, 0)).norm(), kFloat32 * 3);
+  EXPECT_LT((upper_corner(m) - Eigen::Vector3d(1, 0, 2)).norm(), kFloat32 * 3);
+  EXPECT_NEAR(signed_volume(m), 1.0, kFloat32 * 10);
+  // A buffer shorter than its accessors claim is refused, not read past its end.
+  std::string lying = gltf;
+  lying.replace(lying.find("\"count\": 12"), 12, "\"count\": 1200000000");
+  EXPECT_NE(refusal(dir.write("lying.gltf", lying)).message().find("cannot read"), std::string::npos);
+}
+
+TEST(MeshIo, BinaryStlClaimingABillionTrianglesIsRefusedWithoutAllocatingThem) {
+  // The count at byte 80 says 10⁹ triangles (50 GB); the file has one. It is not binary STL (the size
+  // test) and not ASCII either: refused, with the arithmetic in the message.
+  std::string bytes = binary_stl(tetra(), "solid-looking header? no");
+  const std::uint32_t claimed = 1000000000u;
+  std::memcpy(bytes.data() + 80, &claimed, 4);
+  test::TempDir dir("mesh_io");
+  const LoadError e = refusal(dir.write("huge.stl", bytes));
+  EXPECT_NE(e.message().find("1000000000 triangles need"), std::string::npos) << e.what();
 }
 
 }  // namespace

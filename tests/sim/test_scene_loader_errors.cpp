@@ -234,19 +234,41 @@ TEST(SceneMissingFile, IsRefusedNamingIt) {
   }
 }
 
-TEST(SceneTriangleInequality, ModelsMayOptOutOfIt) {
-  // A URDF whose inertia no mass distribution has (0.1 + 0.1 < 0.3) is refused, unless the model says
-  // check_triangle_inequality="false" (for CAD-exported robots); its dynamics stay well defined.
+TEST(SceneTriangleInequality, RepairedWithAWarningRefusedWhenStrictOrTakenAsWritten) {
+  // A URDF whose inertia no mass distribution has (0.1 + 0.1 < 0.3) loads repaired with a warning
+  // naming the URDF and its <inertia> line; <scene strict="true"> and SceneLoadOptions::strict (the
+  // CLI's --strict) refuse it there; check_triangle_inequality="false" takes it as written.
   test::TempDir tree("scene_errors");
-  tree.write("odd.urdf", R"(<robot name="odd">
+  const std::string urdf = tree.write("odd.urdf", R"(<robot name="odd">
   <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.3"/></inertial></link>
 </robot>
 )");
-  const std::string strict = tree.write("strict.xml", scene("<model name=\"m\" urdf=\"odd.urdf\" base=\"floating\"/>\n"));
-  EXPECT_THROW(load_scene(strict), LoadError);
+  const std::string model = "<model name=\"m\" urdf=\"odd.urdf\" base=\"floating\"/>\n";
+  const std::string plain = tree.write("plain.xml", scene(model));
+  const World world = load_scene(plain);
+  ASSERT_EQ(world.model.warnings.size(), 1u);
+  EXPECT_EQ(world.model.warnings[0].file, urdf);
+  EXPECT_EQ(world.model.warnings[0].line, 2);
+  EXPECT_NE(world.model.warnings[0].message.find("triangle inequality"), std::string::npos);
+  ASSERT_EQ(world.urdf_models.size(), 1u);
+  EXPECT_EQ(world.urdf_models[0].warnings.size(), 1u);
+  for (const std::string& strict : {std::string("strict=\"true\""), std::string()}) {
+    std::string text = scene(model);
+    if (!strict.empty()) text.replace(text.find("<scene") + 6, 0, " " + strict);
+    const std::string file = tree.write("strict.xml", text);
+    try {
+      load_scene(file, {strict.empty()});
+      ADD_FAILURE() << "expected a refusal";
+    } catch (const LoadError& e) {
+      EXPECT_EQ(e.file(), urdf);
+      EXPECT_EQ(e.line(), 2);
+    }
+  }
   const std::string lenient =
       tree.write("lenient.xml", scene("<model name=\"m\" urdf=\"odd.urdf\" base=\"floating\" check_triangle_inequality=\"false\"/>\n"));
-  EXPECT_EQ(load_scene(lenient).model.multibody.nv, 6);
+  const World as_written = load_scene(lenient);
+  EXPECT_EQ(as_written.model.multibody.nv, 6);
+  EXPECT_TRUE(as_written.model.warnings.empty());
 }
 
 }  // namespace

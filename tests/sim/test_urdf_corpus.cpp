@@ -1,11 +1,12 @@
 // The URDF reader against urdfdom on the conformance corpus (../shared/urdf-corpus): every model's
 // links, joints, inertials, collisions and mesh references as urdfdom 3.0.1 parsed them
 // (groundtruth/*.facts.json), then the conversion into the multibody model, whose outcome is derived
-// here from those facts (which models have a planar joint, an unphysical inertia, a collision mesh
-// in a format we do not read) rather than listed by hand.
+// here from those facts (which models have a planar joint, an unphysical inertia to repair or refuse)
+// rather than listed by hand.
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include "base/load_error.hpp"
 #include "sim/urdf/inertia_checks.hpp"
 #include "sim/urdf/urdf_parser.hpp"
+#include "sim/urdf/urdf_summary.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
 #include "sim/xml/values.hpp"
 
@@ -315,9 +317,20 @@ TEST_P(UrdfCorpusModel, ParsesAsUrdfdomDoes) {
 
 // --- the conversion, with its outcome derived from the facts ----------------------------------------------
 
+/// How the conversion treats inertias: repaired with warnings (the default), refused (strict), or the
+/// triangle inequality not checked at all.
+enum class Policy { Repair, Strict, Unchecked };
+
+/// What the default must repair, from urdfdom's facts: links whose inertia breaks the triangle
+/// inequality, joints that move no inertia.
+struct ExpectedRepairs {
+  std::vector<std::string> links, joints;
+};
+
 /// Why the conversion must refuse a model, from urdfdom's facts and the manifest; empty if it must not.
 /// Checked in the converter's order: inertials, joints, collision meshes.
-std::vector<std::string> expected_refusals(const json& model, const json& facts, bool check_triangle) {
+std::vector<std::string> expected_refusals(const json& model, const json& facts, Policy policy,
+                                           ExpectedRepairs* repairs = nullptr) {
   std::vector<std::string> reasons;
   for (const json& link : facts["links"]) {
     if (link["inertial"].is_null()) continue;
@@ -325,9 +338,11 @@ std::vector<std::string> expected_refusals(const json& model, const json& facts,
     const Eigen::Vector3d l = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(I).eigenvalues();
     const double tolerance = kInertiaRoundingTolerance * I.trace();
     if (l[0] < -tolerance) reasons.push_back("positive definite");
-    else if (check_triangle && l[0] + l[1] < l[2] - tolerance) reasons.push_back("triangle inequality");
+    else if (policy != Policy::Unchecked && l[0] + l[1] < l[2] - tolerance) {
+      if (policy == Policy::Strict) reasons.push_back("triangle inequality");
+      else if (repairs) repairs->links.push_back(link["name"]);
+    }
   }
-  if (facts["joint_types"]["planar"].get<int>() > 0) reasons.push_back("planar");
   // A moving joint whose child and descendants have neither mass nor rotational inertia.
   std::map<std::string, double> inertia_weight;  // per link: mass + tr(I), 0 for a bare frame
   std::map<std::string, std::vector<std::string>> children;
@@ -342,18 +357,20 @@ std::vector<std::string> expected_refusals(const json& model, const json& facts,
     return w;
   };
   for (const json& joint : facts["joints"])
-    if (joint["type"] != "fixed" && subtree(joint["child"]) == 0) reasons.push_back("moves no inertia");
-  for (const json& m : model["meshes"])
-    if (m["collision_uses"].get<int>() > 0 && (m["format"] == "dae" || m["format"] == "gltf"))
-      reasons.push_back("not supported");
+    if (joint["type"] != "fixed" && subtree(joint["child"]) == 0) {
+      if (policy == Policy::Strict) reasons.push_back("moves no inertia");
+      else if (repairs) repairs->joints.push_back(joint["name"]);
+    }
   return reasons;
 }
 
-void check_conversion(const UrdfModel& urdf, const json& model, const json& facts, bool check_triangle) {
-  const std::vector<std::string> reasons = expected_refusals(model, facts, check_triangle);
+void check_conversion(const UrdfModel& urdf, const json& model, const json& facts, Policy policy) {
+  ExpectedRepairs repairs;
+  const std::vector<std::string> reasons = expected_refusals(model, facts, policy, &repairs);
   UrdfPlacement placement;
   placement.prefix = "m";
-  placement.check_triangle_inequality = check_triangle;
+  placement.check_triangle_inequality = policy != Policy::Unchecked;
+  placement.strict = policy == Policy::Strict;
   if (!reasons.empty()) {
     try {
       urdf_to_multibody(urdf, placement);
@@ -369,11 +386,30 @@ void check_conversion(const UrdfModel& urdf, const json& model, const json& fact
   EXPECT_EQ(out.multibody.links.size(), urdf.links.size());
   int nv = 0;
   for (const UrdfJoint& joint : urdf.joints)
-    nv += joint.type == UrdfJointType::Fixed ? 0 : joint.type == UrdfJointType::Floating ? 6 : 1;
+    nv += joint.type == UrdfJointType::Fixed      ? 0
+          : joint.type == UrdfJointType::Floating ? 6
+          : joint.type == UrdfJointType::Planar   ? 3
+                                                  : 1;
   EXPECT_EQ(out.multibody.nv, nv);
+  // Each repair is a warning at a line of the URDF naming what was repaired; nothing else warns.
+  ASSERT_EQ(out.instance.warnings.size(), repairs.links.size() + repairs.joints.size());
+  std::vector<std::string> named;
+  for (const std::string& link : repairs.links) named.push_back("link '" + link + "'");
+  for (const std::string& joint : repairs.joints) named.push_back("joint 'm/" + joint + "'");
+  for (const std::string& what : named) {
+    const auto w = std::find_if(out.instance.warnings.begin(), out.instance.warnings.end(),
+                                [&](const LoadWarning& w) { return w.message.find(what) != std::string::npos; });
+    ASSERT_NE(w, out.instance.warnings.end()) << "no warning names " << what;
+    EXPECT_EQ(w->file, urdf.file);
+    EXPECT_GT(w->line, 0);
+  }
+  // Total mass: urdfdom's, plus what inertia floors added (none for a revolute joint's floor), which is
+  // bounded by kInertiaFloorFraction of the model per floor.
   double mass = 0;
   for (const Link& link : out.multibody.links) mass += link.inertia.mass;
-  EXPECT_NEAR(mass, facts["total_mass"].get<double>(), kMassRelativeTolerance * std::max(1.0, mass));
+  const double facts_mass = facts["total_mass"].get<double>();
+  EXPECT_LE(out.instance.mass_added, kInertiaFloorFraction * facts_mass * repairs.joints.size());
+  EXPECT_NEAR(mass, facts_mass + out.instance.mass_added, kMassRelativeTolerance * std::max(1.0, mass));
   std::size_t collisions = 0;
   for (const UrdfLink& link : urdf.links) collisions += link.collisions.size();
   EXPECT_EQ(out.geometries.size(), collisions);
@@ -382,6 +418,22 @@ void check_conversion(const UrdfModel& urdf, const json& model, const json& fact
       EXPECT_FALSE(mesh->triangles.empty()) << mesh->filename;
       EXPECT_TRUE(fs::is_regular_file(mesh->filename));
     }
+  // `impetus check`'s summary against the manifest's facts: links, joints by type, mimic joints, total
+  // mass (as written; as simulated after floors), collision geometries as the XML holds them.
+  const UrdfSummary summary = summarize_urdf("m", urdf, out.instance, out.multibody, out.geometries);
+  EXPECT_EQ(summary.links, model["num_links"].get<int>());
+  for (const auto& [type, count] : model["joint_types"].items())
+    if (type != "unknown") EXPECT_EQ(summary.joints_by_type.at(type), count.get<int>()) << type;
+  EXPECT_EQ(summary.mimic_joints, static_cast<int>(model["mimic_joints"].size()));
+  EXPECT_NEAR(summary.mass_as_written, model["total_mass"].get<double>(), kMassRelativeTolerance * std::max(1.0, mass));
+  EXPECT_NEAR(summary.mass, model["total_mass"].get<double>() + out.instance.mass_added,
+              kMassRelativeTolerance * std::max(1.0, mass));
+  std::map<std::string, int> raw_shapes;
+  for (const auto& [kind, count] : model["raw_xml"]["geometry_elements"]["collision"].items())
+    if (kind != "declare_convex" && count.get<int>() > 0) raw_shapes[kind] = count;
+  EXPECT_EQ(summary.collision_geometries, raw_shapes);
+  EXPECT_EQ(summary.dof, out.multibody.nv);
+  EXPECT_EQ(summary.warnings.size(), out.instance.warnings.size());
   // Parents precede children and every link is named MODEL/LINK.
   for (std::size_t i = 0; i < out.multibody.links.size(); ++i) {
     EXPECT_LT(out.multibody.links[i].parent, static_cast<int>(i));
@@ -399,13 +451,43 @@ TEST_P(UrdfCorpusModel, ConvertsOrIsRefusedForAReason) {
   const UrdfModel urdf = read_urdf(urdf_path());
   const json facts = read_json(facts_file(GetParam()));
   {
-    SCOPED_TRACE("triangle inequality enforced");
-    check_conversion(urdf, model, facts, true);
+    SCOPED_TRACE("inertias repaired (the default)");
+    check_conversion(urdf, model, facts, Policy::Repair);
   }
   {
-    SCOPED_TRACE("triangle inequality not enforced");
-    check_conversion(urdf, model, facts, false);
+    SCOPED_TRACE("strict: refused instead of repaired");
+    check_conversion(urdf, model, facts, Policy::Strict);
   }
+  {
+    SCOPED_TRACE("triangle inequality not checked");
+    check_conversion(urdf, model, facts, Policy::Unchecked);
+  }
+}
+
+TEST(UrdfCorpus, StrictRefusesTheModelsTheDefaultRepairs) {
+  // The list: six models whose inertias break the triangle inequality, and widowx, whose
+  // revolute joint turns only a bare frame. Each loads by default and is refused when strict, with the
+  // URDF's file and a line.
+  const std::set<std::string> expected = {"anymal_c", "allegro_right", "pr2", "xarm6_gripper", "hyq",
+                                          "edge-cases/inertial_rpy", "widowx"};
+  std::set<std::string> refused;
+  for (const std::string& name : model_names()) {
+    const json& model = manifest_entry(name);
+    if (!model["urdfdom"]["parse_ok"].get<bool>()) continue;  // husky: refused by the reader
+    ScopedPackagePath packages(package_path_for(model));
+    const UrdfModel urdf = read_urdf(kCorpus + "/" + model["urdf"].get<std::string>());
+    UrdfPlacement strict;
+    strict.strict = true;
+    try {
+      urdf_to_multibody(urdf, strict);
+    } catch (const LoadError& e) {
+      refused.insert(name);
+      EXPECT_EQ(e.file(), urdf.file);
+      EXPECT_GT(e.line(), 0);
+    }
+  }
+  if (model_names().empty()) GTEST_SKIP() << "URDF corpus not found at " << kCorpus;
+  EXPECT_EQ(refused, expected);
 }
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {

@@ -43,6 +43,64 @@ Eigen::Matrix3d matrix(const json& rows) {
 
 Eigen::Vector3d vec3(const json& a) { return {a[0].get<double>(), a[1].get<double>(), a[2].get<double>()}; }
 
+// --- inertia repair -----------------------------------------------------------------------------------------
+
+TEST(InertiaRepair, MovesPrincipalMomentsByTheSmallestChangeAboutTheSameAxes) {
+  // diag(1, 1, 5) turned by some rotation: deficit d = 5 − 1 − 1 = 3, so (4) gives (2, 2, 4) about the
+  // same axes, at distance d/√3 from the original; no point of the boundary λ₁ + λ₂ = λ₃ is closer.
+  const Eigen::Matrix3d R = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix();
+  const Eigen::Matrix3d I = R * Eigen::Vector3d(1, 1, 5).asDiagonal() * R.transpose();
+  ASSERT_TRUE(breaks_triangle_inequality(I));
+  const Eigen::Matrix3d fixed = restore_triangle_inequality(I);
+  const Eigen::Matrix3d expected = R * Eigen::Vector3d(2, 2, 4).asDiagonal() * R.transpose();
+  EXPECT_LT((fixed - expected).norm(), 1e-14 * expected.norm());
+  EXPECT_FALSE(breaks_triangle_inequality(fixed));
+  EXPECT_NEAR((principal_moments(fixed) - principal_moments(I)).norm(), 3 / std::sqrt(3.0), 1e-14 * 5);
+  // A physical inertia is left alone; a point mass written as a rod (hyq's base_link: moments
+  // ≈ (−1.8e-22, 1.8e-22, 3e-6)) becomes the flat plate (1e-6, 1e-6, 2e-6).
+  const Eigen::Matrix3d box = Eigen::Vector3d(2, 3, 4).asDiagonal();
+  EXPECT_FALSE(breaks_triangle_inequality(box));
+  const Eigen::Matrix3d rod = Eigen::Vector3d(-1.8e-22, 1.8e-22, 3e-6).asDiagonal();
+  EXPECT_TRUE(breaks_triangle_inequality(rod));
+  EXPECT_LT((principal_moments(restore_triangle_inequality(rod)) - Eigen::Vector3d(1e-6, 1e-6, 2e-6)).norm(), 1e-20);
+}
+
+TEST(InertiaRepair, AJointMovingOnlyABareFrameGetsTheFloorOrIsRefusedWhenStrict) {
+  // widowx's case: a revolute joint turning a link without <inertial> (and nothing below it). The floor
+  // is rotational inertia 1e-3 × the smallest principal moment of the model (0.01 → 1e-5), no mass.
+  const std::string text =
+      "<robot name=\"r\">\n"
+      "  <link name=\"base\"><inertial><mass value=\"2\"/><inertia ixx=\"0.01\" ixy=\"0\" ixz=\"0\" iyy=\"0.02\" iyz=\"0\" izz=\"0.02\"/></inertial></link>\n"
+      "  <link name=\"aux\"/>\n"
+      "  <joint name=\"spin\" type=\"revolute\"><parent link=\"base\"/><child link=\"aux\"/><axis xyz=\"0 0 1\"/>\n"
+      "    <limit lower=\"0\" upper=\"2\" effort=\"1\" velocity=\"1\"/></joint>\n"
+      "  <link name=\"slider\"/>\n"
+      "  <joint name=\"slide\" type=\"prismatic\"><parent link=\"base\"/><child link=\"slider\"/>\n"
+      "    <limit lower=\"0\" upper=\"2\" effort=\"1\" velocity=\"1\"/></joint>\n"
+      "</robot>\n";
+  const UrdfModel urdf = read_urdf_string(text, "floor.urdf", {});
+  const UrdfMultibody out = urdf_to_multibody(urdf);
+  ASSERT_EQ(out.instance.warnings.size(), 2u);
+  EXPECT_EQ(out.instance.warnings[0].line, urdf.joints[urdf.find_joint("spin")].line);
+  EXPECT_NE(out.instance.warnings[0].message.find("'spin'"), std::string::npos);
+  EXPECT_EQ(out.instance.warnings[1].line, urdf.joints[urdf.find_joint("slide")].line);
+  const Inertia& aux = out.multibody.links[out.multibody.find_link("aux")].inertia;
+  EXPECT_EQ(aux.mass, 0.0);  // a revolute floor adds no mass
+  EXPECT_NEAR(aux.I_C(2, 2), kInertiaFloorFraction * 0.01, 1e-18);
+  const Inertia& slider = out.multibody.links[out.multibody.find_link("slider")].inertia;
+  EXPECT_NEAR(slider.mass, kInertiaFloorFraction * 2, 1e-15);  // a prismatic floor is mass
+  EXPECT_NEAR(out.instance.mass_added, kInertiaFloorFraction * 2, 1e-15);
+  UrdfPlacement strict;
+  strict.strict = true;
+  try {
+    urdf_to_multibody(urdf, strict);
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), urdf.joints[urdf.find_joint("spin")].line);
+    EXPECT_NE(e.message().find("moves no inertia"), std::string::npos);
+  }
+}
+
 // --- edge cases -------------------------------------------------------------------------------------------
 
 TEST(UrdfEdgeCases, InertialFrameRotationIntoTheLinkFrame) {
@@ -73,16 +131,32 @@ TEST(UrdfEdgeCases, InertialFrameRotationIntoTheLinkFrame) {
 
 TEST(UrdfEdgeCases, InertialRpyEdgeCaseBreaksTheTriangleInequality) {
   // Its tilted body has principal moments ≈ (0.0199, 0.0500, 0.0801): 0.0199 + 0.0500 < 0.0801, a
-  // tensor no mass distribution has. Refused by default at the <inertia> line, accepted on request,
-  // and then the link's inertia is the rotated one.
+  // tensor no mass distribution has. Strict: refused at the <inertia> line. By default: repaired by the
+  // smallest change of its principal moments (inertia_checks.hpp (4)) with a warning at that line.
+  // Unchecked on request: the link's inertia is the rotated one as written.
   const std::string file = kEdge + "/inertial_rpy/inertial_rpy.urdf";
   const UrdfModel urdf = read_urdf(file, {});
+  const int inertia_line = urdf.links[urdf.find_link("tilted_body")].inertial->inertia_line;
+  UrdfPlacement strict;
+  strict.strict = true;
   try {
-    urdf_to_multibody(urdf);
+    urdf_to_multibody(urdf, strict);
     FAIL() << "expected a refusal";
   } catch (const LoadError& e) {
-    EXPECT_EQ(e.line(), urdf.links[urdf.find_link("tilted_body")].inertial->inertia_line);
+    EXPECT_EQ(e.line(), inertia_line);
     EXPECT_NE(e.message().find("triangle inequality"), std::string::npos);
+  }
+  {
+    const UrdfMultibody repaired = urdf_to_multibody(urdf);
+    ASSERT_EQ(repaired.instance.warnings.size(), 1u);
+    EXPECT_EQ(repaired.instance.warnings[0].file, file);
+    EXPECT_EQ(repaired.instance.warnings[0].line, inertia_line);
+    EXPECT_NE(repaired.instance.warnings[0].message.find("'tilted_body'"), std::string::npos);
+    const Inertia& in = repaired.multibody.links[repaired.multibody.find_link("tilted_body")].inertia;
+    const Eigen::Vector3d l = principal_moments(in.I_C);
+    EXPECT_NEAR(l[0] + l[1], l[2], kRoundOff * l.sum());  // on the boundary of (3): the nearest physical point
+    EXPECT_FALSE(breaks_triangle_inequality(in.I_C));
+    EXPECT_EQ(in.mass, urdf.links[urdf.find_link("tilted_body")].inertial->mass);
   }
   UrdfPlacement lenient;
   lenient.check_triangle_inequality = false;

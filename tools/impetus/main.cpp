@@ -1,6 +1,6 @@
 // impetus — the command line of DESIGN.md:
 //   impetus run SCENE [--model NAME] [--dt S] [--duration S] [--record-dt S] [--out DIR]
-//   impetus check SCENE
+//   impetus check SCENE|URDF [--strict]
 //   impetus solve DUMP [--model M] [--repeat K]
 //   impetus models
 //   impetus view RUN_DIR [--serve] [--port N]
@@ -19,6 +19,8 @@
 #include "sim/scene/scene_loader.hpp"
 #include "sim/simulation.hpp"
 #include "solve.hpp"
+#include "sim/urdf/urdf_parser.hpp"
+#include "sim/urdf/urdf_summary.hpp"
 #include "view.hpp"
 
 namespace {
@@ -74,16 +76,35 @@ int command_models() {
   return 0;
 }
 
-int command_check(const std::string& scene) {
-  const World world = load_scene(scene);
-  std::cout << scene << ": ok: scene '" << world.model.name << "', " << world.model.multibody.links.size()
-            << " bodies, " << world.model.multibody.nv << " velocity coordinates, " << world.model.geometries.size()
-            << " collision geometries, contact model " << world.model.physics.contact_model << '\n';
+void print_warnings(const std::vector<LoadWarning>& warnings) {
+  for (const LoadWarning& w : warnings) std::cerr << w.text() << '\n';
+}
+
+/// A URDF on its own: loaded as a fixed-base model, summarized for comparison with urdfdom's facts.
+int check_urdf(const std::string& path, bool strict) {
+  const UrdfModel urdf = read_urdf(path);
+  UrdfPlacement placement;
+  placement.strict = strict;
+  const UrdfMultibody out = urdf_to_multibody(urdf, placement);
+  std::cout << path << ": ok: robot '" << urdf.name << "' (fixed base)\n";
+  print_summary(std::cout, summarize_urdf(urdf.name, urdf, out.instance, out.multibody, out.geometries));
   return 0;
 }
 
-int command_run(const std::string& scene, RunOptions options) {
-  const World world = load_scene(scene);
+int command_check(const std::string& scene, bool strict) {
+  if (scene.ends_with(".urdf") || scene.ends_with(".URDF")) return check_urdf(scene, strict);
+  const World world = load_scene(scene, {strict});
+  std::cout << scene << ": ok: scene '" << world.model.name << "', " << world.model.multibody.links.size()
+            << " bodies, " << world.model.multibody.nv << " velocity coordinates, " << world.model.geometries.size()
+            << " collision geometries, contact model " << world.model.physics.contact_model << ", "
+            << world.model.warnings.size() << " warnings\n";
+  for (const UrdfSummary& model : world.urdf_models) print_summary(std::cout, model);
+  return 0;
+}
+
+int command_run(const std::string& scene, bool strict, RunOptions options) {
+  const World world = load_scene(scene, {strict});
+  print_warnings(world.model.warnings);
   if (!options.contact_model.empty() && !is_contact_model(options.contact_model))
     throw std::invalid_argument("--model: unknown contact model '" + options.contact_model +
                                 "' (see `impetus models`)");
@@ -112,6 +133,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::string scene;
+  bool strict = false;
   impetus::RunOptions options;
   CLI::App* run = app.add_subcommand("run", "simulate a scene and write a run folder");
   run->add_option("scene", scene, "scene file (.xml)")->required();
@@ -135,9 +157,12 @@ int main(int argc, char** argv) {
   solve->add_option("--model", solve_options.model, "contact model (default: the one the dump was written under)");
   solve->add_option("--repeat", solve_options.repeat, "solves per problem; the fastest is reported (default 1)")
       ->check(CLI::PositiveNumber);
+  const char* strict_help = "refuse URDF inertias the loader would otherwise repair with a warning";
+  run->add_flag("--strict", strict, strict_help);
 
-  CLI::App* check = app.add_subcommand("check", "validate a scene without running it");
-  check->add_option("scene", scene, "scene file (.xml)")->required();
+  CLI::App* check = app.add_subcommand("check", "validate a scene (or a URDF) without running it; print its models");
+  check->add_option("scene", scene, "scene file (.xml) or URDF (.urdf)")->required();
+  check->add_flag("--strict", strict, strict_help);
   app.add_subcommand("models", "list the contact models");
 
   std::string run_dir;
@@ -153,8 +178,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (batch.parsed()) return batch.run();
-    if (run->parsed()) return command_run(scene, options);
-    if (check->parsed()) return command_check(scene);
+    if (run->parsed()) return command_run(scene, strict, options);
+    if (check->parsed()) return command_check(scene, strict);
     if (solve->parsed()) return impetus::solve_command(solve_options, std::cout);
     if (view->parsed()) return impetus::view_command(run_dir, serve, port, std::cout, std::cerr);
     return command_models();

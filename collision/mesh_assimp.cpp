@@ -1,0 +1,86 @@
+#include "collision/mesh_assimp.hpp"
+
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <assimp/Importer.hpp>
+#include <cmath>
+#include <utility>
+
+#include "base/load_error.hpp"
+
+namespace impetus {
+namespace {
+
+/// Formats whose scenes assimp turns to y-up from a declared up axis or convention: eq. (1) applies.
+bool has_up_axis(const std::string& extension) {
+  return extension == ".dae" || extension == ".gltf" || extension == ".glb";
+}
+
+void collect(const aiScene& scene, const aiNode& node, const aiMatrix4x4& X_parent, bool z_up, const std::string& path,
+             Mesh& out) {
+  const aiMatrix4x4 X = X_parent * node.mTransformation;
+  const std::size_t first_triangle = out.triangles.size();
+  for (unsigned m = 0; m < node.mNumMeshes; ++m) {
+    const aiMesh& mesh = *scene.mMeshes[node.mMeshes[m]];
+    const int first = static_cast<int>(out.vertices.size());
+    for (unsigned i = 0; i < mesh.mNumVertices; ++i) {
+      const aiVector3D p = X * mesh.mVertices[i];
+      Eigen::Vector3d v(p.x, p.y, p.z);
+      if (z_up) v = Eigen::Vector3d(v.x(), -v.z(), v.y());  // (1)
+      if (!v.allFinite())
+        throw LoadError(path, 0, "mesh '" + std::string(mesh.mName.C_Str()) + "': vertex " + std::to_string(i) +
+                                     " has a non-finite coordinate");
+      out.vertices.push_back(v);
+    }
+    for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
+      const aiFace& face = mesh.mFaces[f];
+      if (face.mNumIndices != 3) continue;  // points and lines (SortByPType keeps them apart)
+      const unsigned a = face.mIndices[0], b = face.mIndices[1], c = face.mIndices[2];
+      if (a >= mesh.mNumVertices || b >= mesh.mNumVertices || c >= mesh.mNumVertices) continue;  // validated by assimp
+      if (a == b || b == c || c == a) continue;                                                   // no area
+      out.triangles.emplace_back(first + int(a), first + int(b), first + int(c));
+    }
+  }
+  // A mirroring node transform (det < 0) turns outward normals inward: rewind this node's triangles.
+  if (X.Determinant() < 0)
+    for (std::size_t t = first_triangle; t < out.triangles.size(); ++t) std::swap(out.triangles[t][1], out.triangles[t][2]);
+  for (unsigned c = 0; c < node.mNumChildren; ++c) collect(scene, *node.mChildren[c], X, z_up, path, out);
+}
+
+// Triangles only (points and lines are dropped), identical vertices joined, indices validated.
+constexpr unsigned kSteps =
+    aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType | aiProcess_ValidateDataStructure;
+
+Mesh scene_mesh(Assimp::Importer& importer, const aiScene* scene, const std::string& path, const std::string& extension) {
+  if (!scene || !scene->mRootNode || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
+    throw LoadError(path, 0, std::string("cannot read the mesh (assimp: ") + importer.GetErrorString() + ")");
+  Mesh mesh;
+  collect(*scene, *scene->mRootNode, aiMatrix4x4(), has_up_axis(extension), path, mesh);
+  mesh.filename = path;
+  return mesh;
+}
+
+}  // namespace
+
+bool assimp_reads(const std::string& extension) {
+  Assimp::Importer importer;
+  return importer.IsExtensionSupported(extension);
+}
+
+Mesh read_mesh_with_assimp(const std::string& path, const std::string& extension) {
+  Assimp::Importer importer;
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  return scene_mesh(importer, importer.ReadFile(path, kSteps), path, extension);
+}
+
+Mesh read_mesh_with_assimp_from_memory(const std::string& bytes, const std::string& extension, const std::string& path) {
+  Assimp::Importer importer;
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const std::size_t dot = extension.find_first_not_of('.');
+  const std::string hint = dot == std::string::npos ? "" : extension.substr(dot);
+  return scene_mesh(importer, importer.ReadFileFromMemory(bytes.data(), bytes.size(), kSteps, hint.c_str()), path,
+                    extension);
+}
+
+}  // namespace impetus
