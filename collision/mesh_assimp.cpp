@@ -5,6 +5,9 @@
 
 #include <assimp/Importer.hpp>
 #include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "base/load_error.hpp"
@@ -13,6 +16,37 @@ namespace impetus {
 namespace {
 
 /// Formats whose scenes assimp turns to y-up from a declared up axis or convention: eq. (1) applies.
+/// GLB (binary glTF, spec §4.4): a 12-byte header "glTF", version, length — the whole file's — then
+/// chunks of (length, type, data). Assimp allocates a chunk's stated length before reading it (a
+/// 28-byte file claiming a 4 GB chunk took 4 GB and 27 s): the lengths are checked against the bytes
+/// first, so that memory stays bounded by the file.
+void check_glb(const std::string& path, const std::string& bytes) {
+  const auto u32 = [&](std::size_t at) {
+    const auto* b = reinterpret_cast<const unsigned char*>(bytes.data() + at);
+    return std::uint64_t(b[0]) | std::uint64_t(b[1]) << 8 | std::uint64_t(b[2]) << 16 | std::uint64_t(b[3]) << 24;
+  };
+  if (bytes.size() < 12 || bytes.compare(0, 4, "glTF") != 0)
+    throw LoadError(path, 0, "not a GLB file (no 12-byte header beginning \"glTF\")");
+  if (u32(8) != bytes.size())
+    throw LoadError(path, 0, "GLB header gives a length of " + std::to_string(u32(8)) + " bytes, the file has " +
+                                 std::to_string(bytes.size()));
+  for (std::size_t at = 12; at < bytes.size();) {
+    if (bytes.size() - at < 8) throw LoadError(path, 0, "GLB chunk header at byte " + std::to_string(at) + " is cut short");
+    const std::uint64_t length = u32(at);
+    if (length > bytes.size() - at - 8)
+      throw LoadError(path, 0, "GLB chunk at byte " + std::to_string(at) + " claims " + std::to_string(length) +
+                                   " bytes, the file has " + std::to_string(bytes.size() - at - 8) + " after it");
+    at += 8 + length;
+  }
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 bool has_up_axis(const std::string& extension) {
   return extension == ".dae" || extension == ".gltf" || extension == ".glb";
 }
@@ -69,12 +103,14 @@ bool assimp_reads(const std::string& extension) {
 }
 
 Mesh read_mesh_with_assimp(const std::string& path, const std::string& extension) {
+  if (extension == ".glb") check_glb(path, file_bytes(path));  // the size is bounded by the caller
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   return scene_mesh(importer, importer.ReadFile(path, kSteps), path, extension);
 }
 
 Mesh read_mesh_with_assimp_from_memory(const std::string& bytes, const std::string& extension, const std::string& path) {
+  if (extension == ".glb") check_glb(path, bytes);
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   const std::size_t dot = extension.find_first_not_of('.');

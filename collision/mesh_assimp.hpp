@@ -13,7 +13,8 @@
 // Every node's transform is applied to its meshes (a scene graph flattened into one triangle set);
 // polygons are triangulated, points and lines dropped, identical vertices joined; a degenerate
 // triangle (repeated index) is dropped. Refused (LoadError, line 0, assimp's message): a file assimp
-// cannot read or finds invalid, a non-finite vertex, no triangles.
+// cannot read or finds invalid, a non-finite vertex, no triangles; a GLB whose stated lengths exceed
+// the file (checked before assimp sees it: assimp would allocate them).
 #pragma once
 
 #include <string>

@@ -44,6 +44,16 @@ TEST(FuzzRegressions, EveryRecordedInputIsRefusedOrLoadedWithoutCrashing) {
   EXPECT_GT(replayed, 0) << "no inputs under " << kInputs;
 }
 
+TEST(FuzzRegressions, AGlbClaimingA4GbChunkIsRefusedBeforeAssimpAllocatesIt) {
+  const std::string input = bytes_of(kInputs / "glb" / "huge_chunk.glb");
+  try {
+    parse_mesh(input, ".glb", "huge_chunk.glb");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_NE(e.message().find("GLB chunk at byte 12 claims 4294967280 bytes"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuzzRegressions, AMeshClaimingABillionTrianglesIsRefused) {
   const std::string input = bytes_of(kInputs / "stl" / "billion_triangles.stl");
   try {

@@ -335,7 +335,7 @@ TEST(MeshIo, GltfIsTurnedFromYUpToZUp) {
 TEST(MeshIo, BinaryStlClaimingABillionTrianglesIsRefusedWithoutAllocatingThem) {
   // The count at byte 80 says 10⁹ triangles (50 GB); the file has one. It is not binary STL (the size
   // test) and not ASCII either: refused, with the arithmetic in the message.
-  std::string bytes = binary_stl(tetra(), "solid-looking header? no");
+  std::string bytes = binary_stl(tetra(), "binary header");
   const std::uint32_t claimed = 1000000000u;
   std::memcpy(bytes.data() + 80, &claimed, 4);
   test::TempDir dir("mesh_io");

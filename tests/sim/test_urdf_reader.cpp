@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "base/load_error.hpp"
+#include "dynamics/crba.hpp"
+#include "dynamics/kinematics.hpp"
+#include "dynamics/rnea.hpp"
 #include "sim/urdf/inertia_checks.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
@@ -242,16 +245,33 @@ TEST(UrdfEdgeCases, PackageUriResolvesThroughRosPackagePath) {
 }
 
 TEST(UrdfEdgeCases, FloatingAndPlanarJoints) {
-  // floating_planar has a planar joint: refused at its line, naming the replacement.
+  // floating_planar: a free body on a floating joint from the world (its own tree) and a puck on a
+  // planar joint (normal z, origin (2, 0, 0.025)). The puck's coordinates are (x, y, θ) in its plane:
+  // M's block is diag(m, m, I_zz) (its centre of mass on the turning axis), and as gravity is normal
+  // to the plane and no force couples the three, its bias h is zero at any velocity.
   const std::string file = kEdge + "/floating_planar/floating_planar.urdf";
   const UrdfModel urdf = read_urdf(file, {});
-  try {
-    urdf_to_multibody(urdf);
-    FAIL() << "expected a refusal";
-  } catch (const LoadError& e) {
-    EXPECT_EQ(e.line(), urdf.joints[urdf.find_joint("slide_plane")].line);
-    EXPECT_NE(e.message().find("planar"), std::string::npos);
-  }
+  const UrdfMultibody out = urdf_to_multibody(urdf);
+  EXPECT_TRUE(out.instance.warnings.empty());
+  const MultibodyModel& mb = out.multibody;
+  EXPECT_EQ(mb.nv, 6 + 3);
+  const int puck = mb.find_link("puck");
+  ASSERT_GE(puck, 0);
+  const Joint& plane = mb.links[puck].joint;
+  EXPECT_EQ(plane.type, JointType::Planar);
+  EXPECT_EQ(plane.axis, Eigen::Vector3d::UnitZ());
+  EXPECT_EQ(mb.links[mb.find_link("free_body")].joint.type, JointType::Floating);
+  MultibodyData data(mb);
+  Eigen::VectorXd q = mb.neutral_configuration(), v = Eigen::VectorXd::Zero(mb.nv);
+  q.segment<3>(plane.q_index) << 0.3, -0.2, 0.7;
+  v.segment<3>(plane.v_index) << 1.0, 0.5, 2.0;
+  forward_kinematics(mb, data, q, v);
+  EXPECT_LT((data.X_WL[puck].translation() - Eigen::Vector3d(2.3, -0.2, 0.025)).norm(), kRoundOff);
+  crba(mb, data);
+  const Tree& tree = mb.trees[mb.links[puck].tree];
+  const Eigen::Matrix3d M = data.M[mb.links[puck].tree].block<3, 3>(plane.v_index - tree.v_offset, plane.v_index - tree.v_offset);
+  EXPECT_LT((M - Eigen::Vector3d(0.17, 0.17, 1.233887e-04).asDiagonal().toDenseMatrix()).norm(), kRoundOff);
+  EXPECT_LT(bias_forces(mb, data, v).segment<3>(plane.v_index).norm(), kRoundOff);
 }
 
 // --- conversion rules on small robots ---------------------------------------------------------------------
