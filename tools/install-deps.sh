@@ -12,6 +12,7 @@ packages=(
 >>>>>>> c081b22 (URDF loading for real robots: inertia repair with warnings (--strict, <scene strict>), summary.json warnings, impetus check model summary, meshes through assimp (COLLADA unit/up axis, glTF), planar joints in the dynamics, fuzz targets)
   python3                                   # tools/identity/check.py, the behaviour-identity check
   libtomlplusplus-dev parallel   # batch manifests; GNU parallel runs --emit parallel in the tests
+  clang libclang-rt-dev          # libFuzzer and the sanitizers of tools/fuzz.sh
 )
 # Slurm (munge, slurmctld, slurmd) for tools/slurm-local.sh, the end-to-end test of `--emit slurm`;
 # IMPETUS_NO_SLURM=1 skips them.
