@@ -5,11 +5,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libeigen3-dev libfcl-dev libtinyxml2-dev libgtest-dev libbenchmark-dev
-<<<<<<< HEAD
-  nlohmann-json3-dev libcli11-dev libqhull-dev libcpp-httplib-dev
-=======
-  nlohmann-json3-dev libcli11-dev libqhull-dev libassimp-dev
->>>>>>> c081b22 (URDF loading for real robots: inertia repair with warnings (--strict, <scene strict>), summary.json warnings, impetus check model summary, meshes through assimp (COLLADA unit/up axis, glTF), planar joints in the dynamics, fuzz targets)
+  nlohmann-json3-dev libcli11-dev libqhull-dev libcpp-httplib-dev libassimp-dev
   python3                                   # tools/identity/check.py, the behaviour-identity check
   libtomlplusplus-dev parallel   # batch manifests; GNU parallel runs --emit parallel in the tests
   clang libclang-rt-dev          # libFuzzer and the sanitizers of tools/fuzz.sh

@@ -329,7 +329,7 @@ struct ExpectedRepairs {
 
 /// Why the conversion must refuse a model, from urdfdom's facts and the manifest; empty if it must not.
 /// Checked in the converter's order: inertials, joints, collision meshes.
-std::vector<std::string> expected_refusals(const json& model, const json& facts, Policy policy,
+std::vector<std::string> expected_refusals(const json& facts, Policy policy,
                                            ExpectedRepairs* repairs = nullptr) {
   std::vector<std::string> reasons;
   for (const json& link : facts["links"]) {
@@ -366,7 +366,7 @@ std::vector<std::string> expected_refusals(const json& model, const json& facts,
 
 void check_conversion(const UrdfModel& urdf, const json& model, const json& facts, Policy policy) {
   ExpectedRepairs repairs;
-  const std::vector<std::string> reasons = expected_refusals(model, facts, policy, &repairs);
+  const std::vector<std::string> reasons = expected_refusals(facts, policy, &repairs);
   UrdfPlacement placement;
   placement.prefix = "m";
   placement.check_triangle_inequality = policy != Policy::Unchecked;
@@ -423,7 +423,9 @@ void check_conversion(const UrdfModel& urdf, const json& model, const json& fact
   const UrdfSummary summary = summarize_urdf("m", urdf, out.instance, out.multibody, out.geometries);
   EXPECT_EQ(summary.links, model["num_links"].get<int>());
   for (const auto& [type, count] : model["joint_types"].items())
-    if (type != "unknown") EXPECT_EQ(summary.joints_by_type.at(type), count.get<int>()) << type;
+    if (type != "unknown") {
+      EXPECT_EQ(summary.joints_by_type.at(type), count.get<int>()) << type;
+    }
   EXPECT_EQ(summary.mimic_joints, static_cast<int>(model["mimic_joints"].size()));
   EXPECT_NEAR(summary.mass_as_written, model["total_mass"].get<double>(), kMassRelativeTolerance * std::max(1.0, mass));
   EXPECT_NEAR(summary.mass, model["total_mass"].get<double>() + out.instance.mass_added,

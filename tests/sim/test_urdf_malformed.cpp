@@ -1,12 +1,7 @@
-<<<<<<< HEAD
-// Every class of malformed input (XML, elements, attributes, values, references) in URDF files: each is refused with a LoadError that
-// names the file and the line of the fault. The faulty line is marked in the text with a comment
-=======
-// Every malformed-input class of issue 2 item 3, for URDF files: each is refused with a LoadError that
-// names the file and the line of the fault — always under strict conversion, and by default too except
-// for the inertias the default repairs (urdf_to_multibody.hpp), which then load with a warning at that
-// same line. The faulty line is marked in the text with a comment
->>>>>>> c081b22 (URDF loading for real robots: inertia repair with warnings (--strict, <scene strict>), summary.json warnings, impetus check model summary, meshes through assimp (COLLADA unit/up axis, glTF), planar joints in the dynamics, fuzz targets)
+// Every class of malformed input (XML, elements, attributes, values, references) in URDF files: each is
+// refused with a LoadError that names the file and the line of the fault — always under strict
+// conversion, and by default too except for the inertias the default repairs (urdf_to_multibody.hpp),
+// which then load with a warning at that same line. The faulty line is marked in the text with a comment
 // <!-- here --> so that the expected line is read from the test's own input, not hard-coded.
 #include <gtest/gtest.h>
 #include <tinyxml2.h>
