@@ -32,8 +32,12 @@ constexpr double kRecordTimeSlack = 1e-9;
 }  // namespace
 
 Recorder::Recorder(const WorldModel& model, const std::string& out_dir, double dt, double record_dt)
-    : model_(model), out_dir_(out_dir), dt_(dt), record_dt_(record_dt < dt ? 0 : record_dt), data_(model.multibody) {
-  std::filesystem::create_directories(out_dir_);
+    : model_(model),
+      out_dir_(out_dir),
+      dt_(dt),
+      record_dt_(record_dt < dt ? 0 : record_dt),
+      data_(model.multibody),
+      control_(model, (std::filesystem::create_directories(out_dir), out_dir)) {
   const std::filesystem::path dir(out_dir_);
   trajectory_ = open_csv(dir / "trajectory.csv");
   contacts_ = open_csv(dir / "contacts.csv");
@@ -85,6 +89,7 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
   r.solver_iterations += s.solver_iterations;
   r.solver_max_iterations = std::max(r.solver_max_iterations, s.solver_max_iterations);
   if (s.solver_calls > 0) r.contact_max_gain = std::max(r.contact_max_gain, s.contact_energy_change);
+  control_.accumulate(step);
 
   const double E = energy(state);
   r.energy_max_gain = std::max(r.energy_max_gain, E - last_energy_);
@@ -95,6 +100,7 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
     write_trajectory_row(state);
     write_contact_rows(state.t, step);
     write_stats_row(state.t, step);
+    control_.write_row(state.t, step);
     // Rows reach the files as they are recorded: a run killed mid-way keeps what it recorded.
     trajectory_.flush();
     contacts_.flush();
@@ -183,10 +189,12 @@ void Recorder::finish(const std::string& status, const std::string& contact_mode
   trajectory_.close();
   contacts_.close();
   stats_.close();
+  control_.close();
   const RunTotals& r = totals_;
   using nlohmann::json;
   auto finite_or_zero = [](double x) { return std::isfinite(x) ? x : 0.0; };
-  json timing = {{"kinematics", r.times.kinematics}, {"collision", r.times.collision},   {"dynamics", r.times.dynamics},
+  json timing = {{"kinematics", r.times.kinematics}, {"collision", r.times.collision},   {"control", r.times.control},
+                 {"dynamics", r.times.dynamics},
                  {"assembly", r.times.assembly},     {"contact", r.times.contact},       {"integration", r.times.integration},
                  {"recording", r.times.recording}};
   json final_state = json::object();
@@ -226,6 +234,15 @@ void Recorder::finish(const std::string& status, const std::string& contact_mode
         {"max_gain", r.steps ? finite_or_zero(r.energy_max_gain) : 0.0},
         {"contact_max_gain", r.solver_calls ? finite_or_zero(r.contact_max_gain) : 0.0}}},
       {"final_state", final_state}};
+  if (control_.active()) {
+    const ControlTotals& c = control_.totals();
+    summary["control"] = {{"calls", c.calls},
+                          {"failures", c.failures},
+                          {"fallbacks", c.fallbacks},
+                          {"clamped_steps", c.clamped_steps},
+                          {"mean_time_s", c.calls ? c.time_sum / c.calls : 0.0},
+                          {"max_time_s", c.time_max}};
+  }
   std::ofstream out(std::filesystem::path(out_dir_) / "summary.json");
   out << summary.dump(2) << '\n';
 }

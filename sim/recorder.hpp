@@ -1,4 +1,4 @@
-// Stage 7, recording: trajectory.csv, contacts.csv, stats.csv and summary.json of DESIGN.md.
+// Stage 7, recording: trajectory.csv, contacts.csv, stats.csv, control.csv and summary.json of DESIGN.md.
 //
 // Rows are written every record_dt of simulated time (and the first and last step); the summary's maxima
 // and means are over every step, recorded or not. Files are flushed as the run goes and closed, with
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dynamics/data.hpp"
+#include "sim/control_recorder.hpp"
 #include "sim/step_data.hpp"
 #include "sim/world.hpp"
 
@@ -54,6 +55,7 @@ class Recorder {
   double next_record_t_ = 0;
   MultibodyData data_;
   std::ofstream trajectory_, contacts_, stats_;
+  ControlRecorder control_;                     // control.csv and the "control" totals (stage 3)
   RunTotals totals_;
   double last_energy_ = 0;
   double last_kinetic_ = 0, last_potential_ = 0;

@@ -11,6 +11,7 @@
 #include "contact/joint_friction/joint_friction.hpp"
 #include "contact/problem.hpp"
 #include "contact/result.hpp"
+#include "control/controller.hpp"
 #include "dynamics/data.hpp"
 #include "sim/world.hpp"
 
@@ -18,8 +19,9 @@ namespace impetus {
 
 /// Seconds spent in each stage of one step (or summed over a run).
 struct StageTimes {
-  double kinematics = 0, collision = 0, dynamics = 0, assembly = 0, contact = 0, integration = 0, recording = 0;
-  double stepping() const { return kinematics + collision + dynamics + assembly + contact + integration; }
+  double kinematics = 0, collision = 0, control = 0, dynamics = 0, assembly = 0, contact = 0, integration = 0,
+         recording = 0;
+  double stepping() const { return kinematics + collision + control + dynamics + assembly + contact + integration; }
   StageTimes& operator+=(const StageTimes& o);
 };
 
@@ -75,6 +77,16 @@ struct StepStatistics {
   double contact_energy_change = 0;       // J: ½v⁺ᵀMv⁺ − ½v*ᵀMv*, summed over islands
 };
 
+/// What one controller did in one step (stage 3), for control.csv and the summary.
+struct ControlStepRecord {
+  bool called = false;                    // a call was made this step (rate)
+  ControlCall call;                       // the last call's outputs (q_des, q̇_des at its time, prediction)
+  Eigen::VectorXd tau;                    // (na) τ applied in this step, after the effort clamp (N·m or N)
+  bool clamped = false;                   // some τ hit its effort limit
+  double normal_force = 0;                // Σ predicted p_N / dt of the last call (N)
+  std::string status;                     // "ok", "fallback", "failed" (τ held), or "held" (no call)
+};
+
 struct StepData {
   explicit StepData(const WorldModel& model);
 
@@ -84,7 +96,11 @@ struct StepData {
   // --- 2. collision ---
   ContactSet contacts;
 
-  // --- 3. dynamics ---
+  // --- 3. control ---
+  Eigen::VectorXd tau_control;            // (nv) τ of the controllers (N·m or N), 0 on undriven coordinates
+  std::vector<ControlStepRecord> control; // one per <controller>
+
+  // --- 4. dynamics ---
   Eigen::VectorXd h;                      // (nv) bias C(q, v)v + g(q)
   Eigen::VectorXd tau;                    // (nv) applied generalized forces (controllers, springs)
   std::vector<Eigen::MatrixXd> M_eff;     // per tree (nv_t×nv_t): M + dt·D, damping D taken implicitly

@@ -3,12 +3,10 @@
 #include <chrono>
 
 #include "contact/factory.hpp"
-#include "control/actuation.hpp"
-#include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
-#include "dynamics/rnea.hpp"
 #include "sim/assembly.hpp"
+#include "sim/free_velocity.hpp"
 #include "sim/joint_friction_stage.hpp"
 
 namespace impetus {
@@ -54,7 +52,8 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       contact_model_name_(contact_model),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
       detector_(model.geometries, make_filter(model)),
-      data_(model) {
+      data_(model),
+      control_(model, dt) {
   if (contact_model_name_ == "ecp") ecp_.emplace(model_);
 }
 
@@ -66,6 +65,8 @@ void Stepper::step(State& state) {
   clock.lap(data_.times.kinematics);
   detect_collisions();
   clock.lap(data_.times.collision);
+  run_controllers(state);
+  clock.lap(data_.times.control);
   compute_dynamics(state);
   resolve_joint_friction();
   clock.lap(data_.times.dynamics);
@@ -91,28 +92,12 @@ void Stepper::detect_collisions() {
 // Its time counts as dynamics in the statistics, since it only reshapes v*.
 void Stepper::resolve_joint_friction() { apply_joint_friction(model_, dt_, data_); }
 
+void Stepper::run_controllers(const State& state) {
+  control_.run(state, data_.contacts, previous_impulse_, data_);
+}
+
 void Stepper::compute_dynamics(const State& state) {
-  const MultibodyModel& mb = model_.multibody;
-  crba(mb, data_.multibody);
-  data_.h = bias_forces(mb, data_.multibody, state.v);
-  data_.tau.setZero();
-  add_actuation(mb, data_.multibody, model_.loads, model_.actuators, state.q, state.v, state.t, data_.tau);
-  for (std::size_t t = 0; t < mb.trees.size(); ++t) {
-    const Tree& tree = mb.trees[t];
-    if (tree.nv == 0) continue;
-    // Joint damping implicit: M(v⁺ − v) = dt(τ − h − D v⁺)  ⇒  (M + dt·D) v⁺ = M v + dt(τ − h).
-    Eigen::MatrixXd& M_eff = data_.M_eff[t];
-    M_eff = data_.multibody.M[t];
-    for (int i = tree.first_link; i < tree.first_link + tree.num_links; ++i) {
-      const Joint& j = mb.links[i].joint;
-      if (joint_nv(j.type) == 1) M_eff(j.v_index - tree.v_offset, j.v_index - tree.v_offset) += dt_ * j.damping;
-    }
-    data_.M_llt[t].compute(M_eff);
-    const auto v = state.v.segment(tree.v_offset, tree.nv);
-    data_.v_star.segment(tree.v_offset, tree.nv) =
-        data_.M_llt[t].solve(data_.multibody.M[t] * v +
-                             dt_ * (data_.tau.segment(tree.v_offset, tree.nv) - data_.h.segment(tree.v_offset, tree.nv)));
-  }
+  compute_free_velocity(model_, dt_, state, data_.tau_control, data_);
 }
 
 void Stepper::assemble_contact_problems(const State& state) {
@@ -174,6 +159,7 @@ void Stepper::integrate_state(State& state) {
 StageTimes& StageTimes::operator+=(const StageTimes& o) {
   kinematics += o.kinematics;
   collision += o.collision;
+  control += o.control;
   dynamics += o.dynamics;
   assembly += o.assembly;
   contact += o.contact;

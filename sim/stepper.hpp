@@ -3,7 +3,9 @@
 //   state (q, v, t)
 //     1. kinematics   link poses and velocities at q
 //     2. collision    ContactSet: point, normal, gap φ per contact within the margin
-//     3. dynamics     M(q), h(q, v), τ; v* = v + dt·M⁻¹(τ − h)
+//        control      the scene's controllers: τ of the joints they drive (sim/control_stage.hpp;
+//                     DESIGN.md's stage 3, between collision and dynamics)
+//     3. dynamics     M(q), h(q, v), τ (loads, actuators, controllers); v* = v + dt·M⁻¹(τ − h)
 //     4. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ
 //        4b. (ecp only) body–plane pairs of the ECP bodies' convex hulls (sim/assembly_ecp.hpp)
 //     5. contact      ContactModel::solve → v⁺, impulses, statistics
@@ -20,6 +22,7 @@
 #include "collision/collision_detector.hpp"
 #include "contact/contact_model.hpp"
 #include "sim/assembly_ecp.hpp"
+#include "sim/control_stage.hpp"
 #include "sim/step_data.hpp"
 #include "sim/world.hpp"
 
@@ -47,6 +50,7 @@ class Stepper {
  private:
   void compute_kinematics(const State& state);
   void detect_collisions();
+  void run_controllers(const State& state);
   void compute_dynamics(const State& state);
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
@@ -59,6 +63,7 @@ class Stepper {
   std::unique_ptr<ContactModel> contact_model_;
   CollisionDetector detector_;
   StepData data_;
+  ControlStage control_;                   // stage 3
 
   ImpulseMemory previous_impulse_;         // warm start of the contact stage
   std::optional<EcpAssembly> ecp_;         // stages 4b and 6b; only when contact_model_name_ is "ecp"

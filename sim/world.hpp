@@ -9,6 +9,7 @@
 #include "collision/geometry.hpp"
 #include "contact/contact_model.hpp"
 #include "control/actuation.hpp"
+#include "control/controller.hpp"
 #include "dynamics/model.hpp"
 #include "base/load_error.hpp"
 #include "sim/urdf/urdf_summary.hpp"
@@ -43,6 +44,16 @@ struct RecordedJoint {
   int q_index = 0, v_index = 0;
 };
 
+/// A <controller> of a <model>: what it drives and how (control/controller.hpp).
+struct ControllerSpec {
+  std::string model;                                  // the <model>'s name
+  int tree = -1;                                      // its tree
+  std::vector<int> links;                             // (na) the link of each driven 1-DoF joint
+  std::vector<std::string> joints;                    // (na) "MODEL.JOINT", the control.csv column stems
+  ControllerSettings settings;
+  DesiredTrajectory trajectory;
+};
+
 struct WorldModel {
   std::string name;                                   // scene name
   std::string source_file;                            // the scene file, as given
@@ -57,6 +68,7 @@ struct WorldModel {
   std::vector<ExternalLoad> loads;                    // <load>: wrenches on bodies
   std::vector<JointActuator> actuators;               // <actuator>: joint efforts and PD control
   std::vector<LoadWarning> warnings;                  // what the loaders repaired (summary.json `warnings`)
+  std::vector<ControllerSpec> controllers;            // <controller>: stage 3 (sim/control_stage.hpp)
 };
 
 struct State {

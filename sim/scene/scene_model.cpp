@@ -16,7 +16,7 @@ bool is_one_dof(UrdfJointType type) {
 }  // namespace
 
 void add_model(const xml::Element& element, SceneBuild& build) {
-  element.allow_only({"name", "urdf", "base", "check_triangle_inequality"}, {"origin", "joint", "actuator"});
+  element.allow_only({"name", "urdf", "base", "check_triangle_inequality"}, {"origin", "joint", "actuator", "controller"});
   const std::string name = element.text("name");
   claim_name(element, name, ".", build);
 
@@ -76,6 +76,9 @@ void add_model(const xml::Element& element, SceneBuild& build) {
     actuated.emplace_back(j, read_actuator(actuator, -1));
   }
 
+  std::optional<ControllerDraft> controller;
+  if (const std::optional<xml::Element> c = element.unique_child("controller")) controller = read_controller(*c, urdf, urdf_path.path);
+
   MultibodyModel& multibody = build.model.multibody;
   const UrdfInstance instance = add_urdf_to_model(urdf, placement, multibody, build.model.geometries, build.meshes);
   build.tree_lines.resize(multibody.trees.size(), element.line());
@@ -87,6 +90,11 @@ void add_model(const xml::Element& element, SceneBuild& build) {
   for (auto [j, actuator] : actuated) {
     actuator.link = instance.joint_link[j];
     build.model.actuators.push_back(actuator);
+  }
+  if (controller) {
+    std::map<int, double> initial_position;
+    for (const Setting& s : settings) initial_position[s.joint] = s.position;
+    add_controller(*controller, element, name, urdf, instance, initial_position, build);
   }
   for (std::size_t j = 0; j < urdf.joints.size(); ++j) {
     if (!is_one_dof(urdf.joints[j].type)) continue;

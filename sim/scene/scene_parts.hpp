@@ -1,10 +1,13 @@
 // Internal to the scene loader: the pieces of a scene being built, and one reader per element.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "sim/urdf/package_path.hpp"
+#include "sim/urdf/urdf_model.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
 #include "sim/world.hpp"
 #include "sim/xml/document.hpp"
@@ -42,6 +45,27 @@ void read_contact(const xml::Element& contact, WorldModel& model);
 void read_load(const xml::Element& load, WorldModel& model);
 /// <actuator joint effort kp kd target target_velocity/> of a <model>, driving the joint of `link`.
 JointActuator read_actuator(const xml::Element& actuator, int link);
+
+/// A <controller> read before its model is placed (the links of its joints are known only after).
+struct ControllerDraft {
+  struct DrivenJoint {
+    std::string name;
+    int urdf_joint = -1;
+    int line = 0;
+    bool has_generator = false;          // q or a sinusoid given; else the initial position is held
+    JointSinusoid generator;
+  };
+  int line = 0;
+  ControllerSettings settings;
+  std::string trajectory_file;           // as written; empty: built-in generators
+  std::vector<DrivenJoint> joints;       // empty: every 1-DoF joint of the model
+};
+/// <controller type … trajectory …><joint name q | offset amplitude frequency phase/>…</controller>.
+ControllerDraft read_controller(const xml::Element& controller, const UrdfModel& urdf, const std::string& urdf_path);
+/// Adds the controller of a placed model; `initial_position`: URDF joint → its <joint position>.
+void add_controller(const ControllerDraft& draft, const xml::Element& model_element, const std::string& model_name,
+                    const UrdfModel& urdf, const UrdfInstance& instance, const std::map<int, double>& initial_position,
+                    SceneBuild& build);
 
 /// Refuses a name already taken, empty, with '/' (or `extra_forbidden`), or "ground"; then takes it.
 void claim_name(const xml::Element& element, const std::string& name, const std::string& extra_forbidden,

@@ -1,0 +1,149 @@
+// Controllers (controller.hpp).
+#include "control/controller.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "control/inverse_dynamics/id_baselines.hpp"
+#include "control/inverse_dynamics/id_lcp_coulomb.hpp"
+#include "control/inverse_dynamics/id_lcp_noslip.hpp"
+#include "control/inverse_dynamics/id_qp.hpp"
+
+namespace impetus {
+namespace {
+
+double parse_real(const std::string& key, const std::string& value) {
+  std::size_t used = 0;
+  double x = 0;
+  try {
+    x = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != value.size() || !std::isfinite(x))
+    throw std::invalid_argument("attribute " + key + ": expected a finite number, got \"" + value + "\"");
+  return x;
+}
+
+int parse_int(const std::string& key, const std::string& value, int lo, int hi) {
+  const double x = parse_real(key, value);
+  if (x != std::floor(x) || x < lo || x > hi)
+    throw std::invalid_argument("attribute " + key + ": expected an integer in [" + std::to_string(lo) + ", " +
+                                std::to_string(hi) + "], got \"" + value + "\"");
+  return static_cast<int>(x);
+}
+
+bool parse_bool(const std::string& key, const std::string& value) {
+  if (value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  throw std::invalid_argument("attribute " + key + ": expected true, false, 1 or 0, got \"" + value + "\"");
+}
+
+std::unique_ptr<InverseDynamicsSolver> make_solver(const ControllerSettings& s) {
+  if (s.type == "id_no_contact") return std::make_unique<IdNoContact>();
+  if (s.type == "id_sensed") return std::make_unique<IdSensed>();
+  if (s.type == "id_lcp_noslip") {
+    IdLcpNoSlipOptions options;
+    options.projection.warm_start = s.warm_start;
+    return std::make_unique<IdLcpNoSlip>(options);
+  }
+  if (s.type == "id_lcp_coulomb") {
+    IdLcpCoulombOptions options;
+    options.friction_edges = s.friction_edges;
+    return std::make_unique<IdLcpCoulomb>(options);
+  }
+  if (s.type == "id_qp_coulomb" || s.type == "id_qp_noslip") {
+    IdQpOptions options;
+    options.unbounded_friction = s.type == "id_qp_noslip";
+    options.friction_edges = s.friction_edges;
+    options.stage_two = s.stage_two;
+    return std::make_unique<IdQp>(options);
+  }
+  return nullptr;   // pid
+}
+
+}  // namespace
+
+const std::vector<std::string>& controller_names() {
+  static const std::vector<std::string> names{"id_lcp_noslip", "id_lcp_coulomb", "id_qp_coulomb", "id_qp_noslip",
+                                              "pid",           "id_sensed",      "id_no_contact"};
+  return names;
+}
+
+ControllerSettings parse_controller_settings(const std::string& type, const std::map<std::string, std::string>& attributes) {
+  ControllerSettings s;
+  bool known = false;
+  for (const std::string& name : controller_names()) known = known || name == type;
+  if (!known) {
+    std::string list;
+    for (const std::string& name : controller_names()) list += (list.empty() ? "" : ", ") + name;
+    throw std::invalid_argument("attribute type: unknown controller \"" + type + "\" (known: " + list + ")");
+  }
+  s.type = type;
+  for (const auto& [key, value] : attributes) {
+    if (key == "kp" || key == "kd" || key == "ki") {
+      const double x = parse_real(key, value);
+      if (x < 0) throw std::invalid_argument("attribute " + key + ": expected a gain ≥ 0, got \"" + value + "\"");
+      (key == "kp" ? s.kp : key == "kd" ? s.kd : s.ki) = x;
+    } else if (key == "rate") {
+      s.rate = parse_int(key, value, 1, 1000000);
+    } else if (key == "lag") {
+      s.lag = parse_int(key, value, 0, 2);
+    } else if (key == "sensed_lag" && type == "id_sensed") {
+      s.sensed_lag = parse_int(key, value, 1, 2);
+    } else if (key == "friction_edges" && (type == "id_lcp_coulomb" || type == "id_qp_coulomb")) {
+      s.friction_edges = type == "id_lcp_coulomb" ? parse_int(key, value, 4, 64) : parse_int(key, value, 3, 16);
+      if (type == "id_lcp_coulomb" && s.friction_edges % 2 != 0)
+        throw std::invalid_argument("attribute friction_edges: expected an even number (as stewart_trinkle), got \"" +
+                                    value + "\"");
+    } else if (key == "stage_two" && (type == "id_qp_coulomb" || type == "id_qp_noslip")) {
+      s.stage_two = parse_bool(key, value);
+    } else if (key == "warm_start" && type == "id_lcp_noslip") {
+      s.warm_start = parse_bool(key, value);
+    } else {
+      throw std::invalid_argument("attribute " + key + " is not an option of controller " + type);
+    }
+  }
+  return s;
+}
+
+Controller::Controller(ControllerSettings settings, DesiredTrajectory trajectory)
+    : settings_(std::move(settings)), trajectory_(std::move(trajectory)), solver_(make_solver(settings_)) {
+  integral_.setZero(trajectory_.size());
+}
+
+void Controller::compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                         InverseDynamicsProblem* problem, ControlCall& call) {
+  const auto start = std::chrono::steady_clock::now();
+  trajectory_.evaluate(t, call.q_des, call.qd_des, call.qdd_des);
+  const Eigen::VectorXd e = call.q_des - q, e_dot = call.qd_des - qd;
+  integral_ += dt * settings_.rate * e;
+  const Eigen::VectorXd feedback = settings_.kp * e + settings_.kd * e_dot + settings_.ki * integral_;
+  call.stats = {};
+  call.fallbacks = 0;
+  if (!solver_) {   // pid: the feedback alone (seed 004 Fig. 10)
+    call.tau = feedback;
+    call.qd_target = call.qd_des;
+    call.p_N.resize(0);
+    call.p_S.resize(0);
+    call.p_T.resize(0);
+  } else {
+    problem->qd_des = qd + dt * (call.qdd_des + feedback);   // Eqs. 38–39
+    call.qd_target = problem->qd_des;
+    solver_->solve(*problem, solution_);
+    call.stats = solution_.stats;
+    call.fallbacks = solution_.fallbacks;
+    call.p_N = solution_.p_N;
+    call.p_S = solution_.p_S;
+    call.p_T = solution_.p_T;
+    call.tau = solution_.tau / dt;
+    if (call.stats.status != SolveStatus::Failed && !call.tau.allFinite()) {
+      call.stats.status = SolveStatus::Failed;
+      call.stats.message = "non-finite τ";
+    }
+  }
+  call.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace impetus

@@ -1,0 +1,43 @@
+#include "control/inverse_dynamics/friction_edges.hpp"
+
+#include <cmath>
+#include <numbers>
+
+namespace impetus {
+
+void FrictionEdges::build(const Eigen::VectorXd& mu, int edges, bool unbounded) {
+  nc = static_cast<int>(mu.size());
+  k = unbounded ? 4 : edges;
+  friction_contact.clear();
+  for (int c = 0; c < nc; ++c)
+    if (unbounded || mu[c] > 0) friction_contact.push_back(c);
+  nf = static_cast<int>(friction_contact.size());
+  cos_edge.resize(k);
+  sin_edge.resize(k);
+  for (int j = 0; j < k; ++j) {
+    const double angle = 2 * std::numbers::pi * j / k;
+    cos_edge[j] = std::cos(angle);
+    sin_edge[j] = std::sin(angle);
+  }
+  if (k == 4) {   // exact zeros for the axis-aligned pyramid, as the simulator's rows
+    cos_edge << 1, 0, -1, 0;
+    sin_edge << 0, 1, 0, -1;
+  }
+  B.setZero(3 * nc, nz());
+  for (int c = 0; c < nc; ++c) B(c, c) = 1;
+  for (int f = 0; f < nf; ++f) {
+    const int c = friction_contact[f];
+    for (int j = 0; j < k; ++j) {
+      B(nc + c, nc + k * f + j) = cos_edge[j];
+      B(2 * nc + c, nc + k * f + j) = sin_edge[j];
+    }
+  }
+  A_mu.setZero(unbounded ? 0 : nf, nz());
+  if (!unbounded)
+    for (int f = 0; f < nf; ++f) {
+      A_mu(f, friction_contact[f]) = mu[friction_contact[f]];
+      A_mu.row(f).segment(nc + k * f, k).setConstant(-1);
+    }
+}
+
+}  // namespace impetus

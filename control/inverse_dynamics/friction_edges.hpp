@@ -1,0 +1,27 @@
+// The friction pyramid of the ID variants, edge for edge the simulator's (stewart_trinkle.hpp ST5,
+// max_dissipation.hpp MD6): edge j of contact c is d_j = cos(2πj/k)·t1 + sin(2πj/k)·t2, t1/t2 the
+// tangents of the S and T rows that sim/assembly.cpp built (notes 004 §6.7: the axes must match).
+//
+//   z = [p_N (nc); p_F (k·nf)] ≥ 0,   p = [p_N; p_S; p_T] = B z,                            (FE1)
+//   p_S,c = Σ_j cos_j p_F,cj,   p_T,c = Σ_j sin_j p_F,cj,   pyramid: μ_c p_N,c − Σ_j p_F,cj ≥ 0
+// nf: the contacts with μ > 0 (the only ones with edges). `unbounded` (μ = ∞, seed 004 QP,∞): every
+// contact has the four edges ±t1, ±t2 and no pyramid row.
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+namespace impetus {
+
+struct FrictionEdges {
+  int nc = 0, k = 0, nf = 0;
+  std::vector<int> friction_contact;   // (nf) contact of each friction block
+  Eigen::VectorXd cos_edge, sin_edge;  // (k)
+  Eigen::MatrixXd B;                   // (3nc × (nc + k·nf)) (FE1)
+  Eigen::MatrixXd A_mu;                // (nf × (nc + k·nf)) pyramid rows; empty when unbounded
+
+  int nz() const { return nc + k * nf; }
+  void build(const Eigen::VectorXd& mu, int edges, bool unbounded);
+};
+
+}  // namespace impetus

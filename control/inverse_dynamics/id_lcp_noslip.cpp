@@ -1,0 +1,87 @@
+// ID(t_i)_LCP,∞ (id_lcp_noslip.hpp, NS-ID1–NS-ID3).
+#include "control/inverse_dynamics/id_lcp_noslip.hpp"
+
+namespace impetus {
+
+bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, const InverseDynamicsProblem& problem,
+                                   InverseDynamicsSolution& solution) {
+  const int na = static_cast<int>(problem.actuated.size()), nc = cp.nc, nl = cp.nl;
+  M_inverse_.reset(cp);
+  factor_.reset(M_inverse_, v_f_);
+  const double tol = options_.projection.pivoting.dependence_tolerance;
+  if (with_p_rows) {
+    // 1. P rows, targets q̇_des: independent by construction, so a rejection means a driven coordinate
+    //    without inertia (or numerically so).
+    for (int a = 0; a < na; ++a)
+      if (!factor_.try_append(RowRef{&P_, a}, problem.qd_des[a], tol)) {
+        solution.stats.status = SolveStatus::Failed;
+        solution.stats.message = "driven coordinate " + std::to_string(a) + " is dependent on the others";
+        return false;
+      }
+  }
+  // 2. FIND-INDICES on every contact's S, T rows (as the forward no_slip model with stick_gap = inf).
+  find_indices(cp.S, cp.T, {}, tol, factor_, indices_);
+  // 3. The normal (and joint-limit) LCP, warm-started.
+  U_.N = &cp.N;
+  U_.L = &cp.L;
+  U_.set_offsets(cp);
+  guess_.setZero(nc + nl);
+  if (options_.projection.warm_start) {
+    Eigen::VectorXd g;
+    memory_.guess(cp, g);
+    guess_.head(nc) = g;
+  }
+  projection_.solve(M_inverse_, factor_, U_, v_f_, &guess_, options_.projection, z_, solution.v_plus, lambda_G_,
+                    solution.stats);
+  // 4. Impulses from the multipliers.
+  solution.p_N = z_.head(nc);
+  solution.p_S.setZero(nc);
+  solution.p_T.setZero(nc);
+  for (int i = 0; i < nc; ++i) {
+    if (indices_.s_position[i] >= 0) solution.p_S[i] = lambda_G_[indices_.s_position[i]];
+    if (indices_.t_position[i] >= 0) solution.p_T[i] = lambda_G_[indices_.t_position[i]];
+  }
+  if (with_p_rows) solution.tau = lambda_G_.head(na);
+  return solution.stats.status != SolveStatus::Failed;
+}
+
+void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
+  const ContactProblem& cp = *problem.contact;
+  const int na = static_cast<int>(problem.actuated.size());
+  solution.stats = {};
+  solution.fallbacks = 0;
+
+  P_.resize(na, cp.nv);
+  P_.setZero();
+  for (int a = 0; a < na; ++a) P_.insert(a, problem.actuated[a]) = 1.0;
+  P_.makeCompressed();
+
+  v_f_ = cp.v_star;
+  if (solve_projection(cp, true, problem, solution)) {
+    if (solution.stats.status == SolveStatus::Fallback) solution.fallbacks = 1;
+    memory_.remember(cp, solution.p_N);
+    return;
+  }
+
+  // §4.5: the desired velocity is inconsistent with the no-slip contacts (or the solve failed): τ = τ_c,
+  // and the prediction of the forward no-slip step under it.
+  const std::string why = solution.stats.message;
+  ActuatedElimination elimination;
+  if (!elimination.build(problem)) {
+    solution.stats.status = SolveStatus::Failed;
+    solution.stats.message = "the driven coordinates' inertia P M⁻¹ Pᵀ is singular";
+    return;
+  }
+  v_f_ = elimination.v_c();
+  const int iterations = solution.stats.iterations;
+  solution.stats = {};
+  const bool ok = solve_projection(cp, false, problem, solution);
+  solution.tau = elimination.tau_c();
+  solution.stats.iterations += iterations;
+  solution.fallbacks = 1;
+  solution.stats.status = ok ? SolveStatus::Fallback : SolveStatus::Failed;
+  solution.stats.message = "inconsistent q̇_des (seed 004 §4.5): " + why + "; τ = contact-free ID";
+  if (ok) memory_.remember(cp, solution.p_N);
+}
+
+}  // namespace impetus

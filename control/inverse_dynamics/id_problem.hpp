@@ -1,0 +1,83 @@
+// The inverse-dynamics problem of one control call (seed 004 §4–§6), and the elimination of τ that every
+// variant shares.
+//
+// Glossary (contact/problem.hpp has the shared notation; seed 004's names, notes 004 §1.1)
+//   symbol  size      meaning                                                   code
+//   ------  --------  --------------------------------------------------------  ----------------------------
+//   P       na×nv     selection of the driven (actuated) coordinates            actuated (indices)
+//   v*      nv        free velocity WITHOUT this controller's τ:                 problem.v_star
+//                     (M + dt·D)⁻¹(M v⁻ + dt(τ_other − h)) — gravity, Coriolis,
+//                     loads, other actuators: seed 004's −M⁻¹κ, κ ≜ −Δt f_ext − M v⁻
+//   q̇_des   na        desired velocity at the end of the step, q̇ + Δt q̈_des    qd_des
+//                     (seed 004 Eqs. 38–39; no M⁻¹f_ext term, notes §6.3)
+//   τ       na        actuator IMPULSE over the step (N·m·s or N·s); the         tau (÷ dt for N·m or N)
+//                     torque applied is τ/dt
+//   G       na×na     P M⁻¹ Pᵀ, the joint-space inverse inertia                  G_llt
+//   K       nv×nv     M⁻¹ − M⁻¹PᵀG⁻¹PM⁻¹: the velocity block of X⁻¹,            (only K Jᵀ is formed)
+//                     X = [[M, −Pᵀ]; [P, 0]] (seed 004 Eq. 63, sign of τ fixed)
+//   v_c     nv        the velocity with the contact-free ID impulse τ_c          v_c
+//   J       3nc×nv    [N; S; T], the contact rows of the island                 J
+//   p       3nc       [p_N; p_S; p_T], contact impulses (N·s)
+//
+// Model (every variant; seed 004 Eq. 37 with ONE sign convention, notes §2 "derive your own"):
+//   M v⁺ = M v* + Pᵀτ + Nᵀp_N + Sᵀp_S + Tᵀp_T,     P v⁺ = q̇_des                             (ID1)
+// Errata corrected: Eqs. 37, 58, 73 print −Pᵀτ and Eqs. 42, 59, 64, 79 flip κ between ±; here τ
+// enters with + like every contact impulse (as Eq. 8 and 50–51), and κ never appears: M v* = −κ + (other
+// applied impulses). A positive τ accelerates its joint positively, as the simulator's <actuator>.
+//
+// Eliminating τ (the Schur complement of X, seed 004 Eqs. 63 and 79):
+//   τ   = G⁻¹(q̇_des − P v* − P M⁻¹ Jᵀ p) = τ_c + T_τ p,   T_τ = −G⁻¹ P M⁻¹ Jᵀ                (ID2)
+//   v⁺  = v_c + K Jᵀ p,   v_c = v* + M⁻¹Pᵀ τ_c,   τ_c = G⁻¹(q̇_des − P v*)                    (ID3)
+// P K = 0, so P v⁺ = q̇_des for every p: the contact problem of an ID call is the forward problem of
+// the same step with M⁻¹ replaced by K and v* by v_c. K is PSD of rank nv − na: a fully actuated robot
+// touching only static geometry has K Jᵀ = 0 and contact impulses that are indeterminate (notes §6.14).
+//
+// Joint-limit rows (problem.L) do not enter the ID variants: a driven joint is prescribed by P v⁺ =
+// q̇_des, and the trajectory is expected to stay inside its limits.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Dense>
+#include <vector>
+
+#include "contact/problem.hpp"
+
+namespace impetus {
+
+struct InverseDynamicsProblem {
+  const ContactProblem* contact = nullptr;   // the island of the driven tree, assembled as stage 5 will see it
+  std::vector<int> actuated;                 // (na) island velocity index of each driven coordinate (P)
+  Eigen::VectorXd qd_des;                    // (na) q̇_des
+  Eigen::VectorXd sensed;                    // (3nc) or empty: measured [p_N; p_S; p_T] (id_sensed only)
+};
+
+/// The dense quantities of (ID2)–(ID3) for one problem. Dense: na, nv ≤ a few dozen, nc ≤ a few hundred.
+class ActuatedElimination {
+ public:
+  /// Forms G, τ_c, v_c, J, K Jᵀ, T_τ and D = J K Jᵀ. False when G is not positive definite (a driven
+  /// coordinate without inertia).
+  bool build(const InverseDynamicsProblem& problem);
+
+  int nv() const { return nv_; }
+  int na() const { return na_; }
+  int nc() const { return nc_; }
+  const Eigen::VectorXd& tau_c() const { return tau_c_; }   // (na) impulse
+  const Eigen::VectorXd& v_c() const { return v_c_; }       // (nv)
+  const Eigen::MatrixXd& KJt() const { return KJt_; }       // (nv×3nc) K Jᵀ, columns N, S, T
+  const Eigen::MatrixXd& T_tau() const { return T_tau_; }   // (na×3nc)
+  const Eigen::MatrixXd& D() const { return D_; }           // (3nc×3nc) J K Jᵀ, symmetric PSD
+  const Eigen::MatrixXd& J() const { return J_; }           // (3nc×nv)
+  const Eigen::MatrixXd& Minv_Jt() const { return Y_; }     // (nv×3nc) M⁻¹ Jᵀ
+
+  /// τ = τ_c + T_τ p and v⁺ = v_c + K Jᵀ p (p = [p_N; p_S; p_T], 3nc).
+  void torque(const Eigen::VectorXd& p, Eigen::VectorXd& tau) const;
+  void velocity(const Eigen::VectorXd& p, Eigen::VectorXd& v_plus) const;
+
+ private:
+  int nv_ = 0, na_ = 0, nc_ = 0;
+  Eigen::MatrixXd Minv_Pt_, J_, Y_, KJt_, T_tau_, D_;
+  Eigen::LLT<Eigen::MatrixXd> G_llt_;
+  Eigen::VectorXd tau_c_, v_c_, col_;
+};
+
+}  // namespace impetus

@@ -1,0 +1,42 @@
+// The interface of the inverse-dynamics variants of seed 004 (id_problem.hpp has the model and notation):
+// a problem in, the actuator impulse τ, the predicted contact impulses and statistics out.
+#pragma once
+
+#include <Eigen/Dense>
+#include <string_view>
+
+#include "contact/result.hpp"
+#include "contact/solvers/lemke.hpp"
+#include "control/inverse_dynamics/id_problem.hpp"
+
+namespace impetus {
+
+struct InverseDynamicsSolution {
+  Eigen::VectorXd tau;                 // (na) actuator impulse (N·m·s or N·s); torque = τ/dt
+  Eigen::VectorXd p_N, p_S, p_T;       // (nc) predicted contact impulses (N·s) along n, t1, t2
+  Eigen::VectorXd v_plus;              // (nv) predicted v⁺ of the island
+  SolverStatistics stats;              // status (Solved / Fallback / Failed), iterations, message
+  int fallbacks = 0;                   // fallbacks taken in this call
+};
+
+class InverseDynamicsSolver {
+ public:
+  virtual ~InverseDynamicsSolver() = default;
+  virtual std::string_view name() const = 0;
+  /// Solves one call. Never throws; a failed solve says so in solution.stats (status Failed), and
+  /// its τ is then not to be applied.
+  virtual void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) = 0;
+};
+
+/// Splits p = [p_N; p_S; p_T] (3nc) into the solution's vectors.
+inline void split_impulses(const Eigen::VectorXd& p, int nc, InverseDynamicsSolution& s) {
+  s.p_N = p.head(nc);
+  s.p_S = p.segment(nc, nc);
+  s.p_T = p.tail(nc);
+}
+
+/// Status of a Lemke-based call from its result: Solved (plain), Fallback (a regularised retry, counted
+/// in `fallbacks`), Failed; pivots are added to the iterations.
+void set_lemke_statistics(const LemkeResult& result, SolverStatistics& stats, int& fallbacks);
+
+}  // namespace impetus

@@ -1,0 +1,127 @@
+// Stage 3, control (control_stage.hpp).
+#include "sim/control_stage.hpp"
+
+#include <algorithm>
+
+#include "dynamics/kinematics.hpp"
+#include "sim/assembly.hpp"
+#include "sim/free_velocity.hpp"
+
+namespace impetus {
+
+ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), dt_(dt), scratch_(model) {
+  for (const ControllerSpec& spec : model.controllers) {
+    Slot slot(spec);
+    for (int link : spec.links) {
+      const Joint& j = model.multibody.links[link].joint;
+      slot.q_index.push_back(j.q_index);
+      slot.v_index.push_back(j.v_index);
+      slot.effort.push_back(j.effort);
+    }
+    slot.held.setZero(static_cast<int>(spec.links.size()));
+    slots_.push_back(std::move(slot));
+  }
+}
+
+void ControlStage::build_problem(const Slot& slot, const ImpulseMemory& sensed, InverseDynamicsProblem& problem) {
+  const MultibodyModel& mb = model_.multibody;
+  const Tree& tree = mb.trees[slot.spec->tree];
+  const ContactProblem* cp = nullptr;
+  int offset = 0;
+  for (std::size_t k = 0; k < scratch_.islands.size() && !cp; ++k) {
+    const Island& island = scratch_.islands[k];
+    for (std::size_t i = 0; i < island.trees.size(); ++i)
+      if (island.trees[i] == slot.spec->tree) {
+        cp = &scratch_.problems[k];
+        offset = cp->systems[i].offset;
+        break;
+      }
+  }
+  if (!cp) {   // the tree touches nothing: its own problem, without contacts
+    lone_.dt = dt_;
+    lone_.clear_rows(tree.nv);
+    lone_.nv = tree.nv;
+    lone_.systems.assign(1, SystemBlock{0, tree.nv, &scratch_.M_eff[slot.spec->tree], &scratch_.M_llt[slot.spec->tree]});
+    lone_.v.setZero(tree.nv);   // v⁻ is not read by the ID variants (v* carries it)
+    lone_.v_star = scratch_.v_star.segment(tree.v_offset, tree.nv);
+    cp = &lone_;
+    offset = 0;
+  }
+  problem.contact = cp;
+  problem.actuated.resize(slot.v_index.size());
+  for (std::size_t a = 0; a < slot.v_index.size(); ++a) problem.actuated[a] = offset + slot.v_index[a] - tree.v_offset;
+  problem.sensed.resize(0);
+  if (slot.spec->settings.type == "id_sensed") {
+    problem.sensed.setZero(3 * cp->nc);
+    for (int r = 0; r < cp->nc; ++r)
+      if (auto it = sensed.find(cp->keys[r]); it != sensed.end()) {
+        problem.sensed[r] = (*it).second[0];
+        problem.sensed[cp->nc + r] = (*it).second[1];
+        problem.sensed[2 * cp->nc + r] = (*it).second[2];
+      }
+  }
+}
+
+void ControlStage::run(const State& state, const ContactSet& contacts, const ImpulseMemory& applied, StepData& data) {
+  const int nv = model_.multibody.nv;
+  data.tau_control.setZero(nv);
+  data.control.resize(slots_.size());
+  if (slots_.empty()) return;
+
+  bool prediction_built = false;
+  InverseDynamicsProblem problem;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    Slot& slot = slots_[s];
+    ControlStepRecord& record = data.control[s];
+    const ControllerSettings& settings = slot.controller.settings();
+    record.called = step_ % settings.rate == 0;
+    if (record.called) {
+      const int na = static_cast<int>(slot.v_index.size());
+      q_.resize(na);
+      qd_.resize(na);
+      for (int a = 0; a < na; ++a) {
+        q_[a] = state.q[slot.q_index[a]];
+        qd_[a] = state.v[slot.v_index[a]];
+      }
+      InverseDynamicsProblem* id = nullptr;
+      if (slot.controller.needs_problem()) {
+        if (!prediction_built) {   // what stages 4 and 5 will see, without the controllers' τ
+          forward_kinematics(model_.multibody, scratch_.multibody, state.q, state.v);
+          compute_free_velocity(model_, dt_, state, Eigen::VectorXd(), scratch_);
+          scratch_.contacts = contacts;
+          assemble_contact_problems(model_, state, dt_, applied, scratch_);
+          prediction_built = true;
+        }
+        build_problem(slot, settings.sensed_lag == 2 ? applied_before_ : applied, problem);
+        id = &problem;
+      }
+      slot.controller.compute(state.t, dt_, q_, qd_, id, record.call);
+      const bool failed = record.call.stats.status == SolveStatus::Failed;
+      record.status = failed ? "failed" : record.call.stats.status == SolveStatus::Fallback ? "fallback" : "ok";
+      record.normal_force = record.call.p_N.size() > 0 ? record.call.p_N.sum() / dt_ : 0.0;
+      if (!failed) slot.pending.emplace_back(step_ + settings.lag, record.call.tau);
+    } else {
+      record.status = "held";
+    }
+    // Lagged τ become due; until the first is due, the first computed stands (no τ = 0 start).
+    while (!slot.pending.empty() && (slot.pending.front().first <= step_ || !slot.has_tau)) {
+      slot.held = slot.pending.front().second;
+      slot.has_tau = true;
+      if (slot.pending.front().first > step_) break;
+      slot.pending.pop_front();
+    }
+    // Effort limits of the URDF.
+    record.tau = slot.held;
+    record.clamped = false;
+    for (int a = 0; a < record.tau.size(); ++a)
+      if (slot.effort[a] > 0 && std::abs(record.tau[a]) > slot.effort[a]) {
+        record.tau[a] = std::clamp(record.tau[a], -slot.effort[a], slot.effort[a]);
+        record.clamped = true;
+      }
+    for (int a = 0; a < record.tau.size(); ++a) data.tau_control[slot.v_index[a]] += record.tau[a];
+  }
+  applied_before_ = applied;
+  ++step_;
+}
+
+}  // namespace impetus

@@ -1,0 +1,62 @@
+// Stage 3, control (DESIGN.md): the scene's controllers read the model, the state and the ContactSet the
+// collision stage found at the start of the step — never anything from later in the step — and write τ
+// for the joints they drive, clamped to the URDF effort limits. Stage 4 adds τ to the applied forces.
+//
+// For the inverse-dynamics controllers the stage builds the problem the simulator will solve in this
+// step: M, h and v* (without the controllers' τ) as stage 4 computes them (sim/free_velocity.hpp), and
+// the islands and ContactProblems of stage 5's assembly (sim/assembly.hpp) from the same ContactSet — the
+// same rows N, S, T, tangents t1/t2, gaps and μ. The driven tree's island is its ID problem; a tree
+// touching nothing gets a problem without contacts. What the prediction does not see: joint friction
+// (stage 4's Coulomb joint friction reshapes v* afterwards), joint-limit rows, and τ of other controllers
+// in the same island.
+//
+// Timing options of each controller (control/controller.hpp):
+//   rate = k   a call every k steps (steps 0, k, 2k, …); τ is held in between (zero-order hold);
+//   lag = L    the τ applied in step i was computed at the start of step i − L (sensing and
+//              computation lag); until then the first computed τ is applied.
+// id_sensed reads the impulses the simulator applied in the previous step (sensed_lag 1) or the one
+// before (2), matched to this step's contacts by ContactKey.
+// A call that fails keeps the τ held so far and is counted; nothing is thrown.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "sim/step_data.hpp"
+
+namespace impetus {
+
+class ControlStage {
+ public:
+  ControlStage(const WorldModel& model, double dt);
+
+  bool empty() const { return slots_.empty(); }
+  /// Stage 3 at the start of a step: `contacts` are this step's (stage 2), `applied` the impulses the
+  /// simulator applied in the previous step. Writes data.tau_control (nv) and data.control.
+  void run(const State& state, const ContactSet& contacts, const ImpulseMemory& applied, StepData& data);
+
+ private:
+  struct Slot {
+    explicit Slot(const ControllerSpec& s) : spec(&s), controller(s.settings, s.trajectory) {}
+    const ControllerSpec* spec = nullptr;
+    Controller controller;
+    std::vector<int> q_index, v_index;            // (na) in State::q, State::v
+    std::vector<double> effort;                   // (na) URDF effort limit, 0: none
+    Eigen::VectorXd held;                         // (na) τ applied (N·m or N)
+    bool has_tau = false;
+    std::deque<std::pair<long, Eigen::VectorXd>> pending;   // (apply at step, τ) of lagged calls
+  };
+  void build_problem(const Slot& slot, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
+
+  const WorldModel& model_;
+  double dt_;
+  long step_ = 0;
+  std::vector<Slot> slots_;
+  StepData scratch_;                              // stage 4–5 quantities of the prediction
+  ImpulseMemory applied_before_;                  // the impulses of two steps back (sensed_lag 2)
+  ContactProblem lone_;                           // a tree in no island: its problem without contacts
+  Eigen::VectorXd q_, qd_;
+};
+
+}  // namespace impetus

@@ -1,0 +1,35 @@
+#include "sim/free_velocity.hpp"
+
+#include "control/actuation.hpp"
+#include "dynamics/crba.hpp"
+#include "dynamics/rnea.hpp"
+
+namespace impetus {
+
+void compute_free_velocity(const WorldModel& model, double dt, const State& state, const Eigen::VectorXd& tau_control,
+                           StepData& data) {
+  const MultibodyModel& mb = model.multibody;
+  crba(mb, data.multibody);
+  data.h = bias_forces(mb, data.multibody, state.v);
+  data.tau.setZero();
+  add_actuation(mb, data.multibody, model.loads, model.actuators, state.q, state.v, state.t, data.tau);
+  if (tau_control.size() == data.tau.size()) data.tau += tau_control;
+  for (std::size_t t = 0; t < mb.trees.size(); ++t) {
+    const Tree& tree = mb.trees[t];
+    if (tree.nv == 0) continue;
+    // Joint damping implicit: M(v⁺ − v) = dt(τ − h − D v⁺)  ⇒  (M + dt·D) v⁺ = M v + dt(τ − h).
+    Eigen::MatrixXd& M_eff = data.M_eff[t];
+    M_eff = data.multibody.M[t];
+    for (int i = tree.first_link; i < tree.first_link + tree.num_links; ++i) {
+      const Joint& j = mb.links[i].joint;
+      if (joint_nv(j.type) == 1) M_eff(j.v_index - tree.v_offset, j.v_index - tree.v_offset) += dt * j.damping;
+    }
+    data.M_llt[t].compute(M_eff);
+    const auto v = state.v.segment(tree.v_offset, tree.nv);
+    data.v_star.segment(tree.v_offset, tree.nv) =
+        data.M_llt[t].solve(data.multibody.M[t] * v +
+                            dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
+  }
+}
+
+}  // namespace impetus

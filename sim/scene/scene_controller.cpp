@@ -1,0 +1,114 @@
+// <controller>, inside a <model>: stage 3's controller of that model (control/controller.hpp,
+// sim/control_stage.hpp). README documents every attribute.
+#include <filesystem>
+#include <map>
+
+#include "sim/load_error.hpp"
+#include "sim/scene/scene_parts.hpp"
+
+namespace impetus::scene {
+
+ControllerDraft read_controller(const xml::Element& element, const UrdfModel& urdf, const std::string& urdf_path) {
+  ControllerDraft draft;
+  draft.line = element.line();
+  const std::string type = element.text("type");
+  std::map<std::string, std::string> options;
+  for (const auto& [key, value] : element.attributes())
+    if (key != "type" && key != "trajectory") options[key] = value;
+  try {
+    draft.settings = parse_controller_settings(type, options);
+  } catch (const std::invalid_argument& e) {
+    element.fail(e.what());
+  }
+  draft.trajectory_file = element.text_or("trajectory", "");
+
+  for (const xml::Element& joint : element.children()) {
+    if (joint.tag() != "joint") joint.fail("unknown element <" + std::string(joint.tag()) + "> in <controller> (expected <joint>)");
+    joint.allow_only({"name", "q", "offset", "amplitude", "frequency", "phase"}, {});
+    ControllerDraft::DrivenJoint driven;
+    driven.name = joint.text("name");
+    driven.line = joint.line();
+    const int j = urdf.find_joint(driven.name);
+    if (j < 0) joint.fail_value("name", "a joint of " + urdf_path);
+    const UrdfJointType t = urdf.joints[j].type;
+    if (t != UrdfJointType::Revolute && t != UrdfJointType::Continuous && t != UrdfJointType::Prismatic)
+      joint.fail("joint '" + driven.name + "' is " + urdf_joint_type_name(t) +
+                 "; a controller drives only revolute, continuous and prismatic joints");
+    for (const ControllerDraft::DrivenJoint& other : draft.joints)
+      if (other.urdf_joint == j) joint.fail("joint '" + driven.name + "' is already driven at line " + std::to_string(other.line));
+    driven.urdf_joint = j;
+    const bool sinusoid = joint.has("offset") || joint.has("amplitude") || joint.has("frequency") || joint.has("phase");
+    if (sinusoid && joint.has("q")) joint.fail("give either q (constant) or offset/amplitude/frequency/phase (sinusoid), not both");
+    if (!draft.trajectory_file.empty() && (sinusoid || joint.has("q")))
+      joint.fail("the controller reads its trajectory from '" + draft.trajectory_file +
+                 "'; q, offset, amplitude, frequency and phase are for the built-in generators");
+    if (joint.has("q")) {
+      driven.generator.offset = joint.real("q");
+      driven.has_generator = true;
+    } else if (sinusoid) {
+      driven.generator.offset = joint.real_or("offset", 0);
+      driven.generator.amplitude = joint.real_or("amplitude", 0);
+      driven.generator.frequency = joint.non_negative_or("frequency", 0);
+      driven.generator.phase = joint.real_or("phase", 0);
+      driven.has_generator = true;
+    }
+    draft.joints.push_back(driven);
+  }
+  return draft;
+}
+
+void add_controller(const ControllerDraft& draft, const xml::Element& model_element, const std::string& model_name,
+                    const UrdfModel& urdf, const UrdfInstance& instance,
+                    const std::map<int, double>& initial_position, SceneBuild& build) {
+  const MultibodyModel& mb = build.model.multibody;
+  ControllerSpec spec;
+  spec.model = model_name;
+  spec.settings = draft.settings;
+  std::vector<ControllerDraft::DrivenJoint> joints = draft.joints;
+  if (joints.empty())   // every 1-DoF joint of the model, in URDF order
+    for (std::size_t j = 0; j < urdf.joints.size(); ++j) {
+      const UrdfJointType t = urdf.joints[j].type;
+      if (t == UrdfJointType::Revolute || t == UrdfJointType::Continuous || t == UrdfJointType::Prismatic)
+        joints.push_back({urdf.joints[j].name, static_cast<int>(j), draft.line});
+    }
+  const auto fail = [&](int line, const std::string& message) {
+    throw LoadError(build.file, line, "<controller type=\"" + draft.settings.type + "\">: " + message);
+  };
+  if (joints.empty()) fail(draft.line, "model '" + model_name + "' has no joint a controller can drive");
+  std::vector<std::string> names;
+  std::vector<JointSinusoid> generators;
+  for (const ControllerDraft::DrivenJoint& joint : joints) {
+    const int link = instance.joint_link[joint.urdf_joint];
+    if (mb.links[link].joint.effort < 0) fail(joint.line, "joint '" + joint.name + "' has a negative effort limit");
+    spec.links.push_back(link);
+    spec.joints.push_back(model_name + "." + joint.name);
+    names.push_back(joint.name);
+    JointSinusoid g = joint.generator;
+    if (!joint.has_generator) {   // hold the initial position
+      auto it = initial_position.find(joint.urdf_joint);
+      g = JointSinusoid{it == initial_position.end() ? 0.0 : it->second, 0, 0, 0};
+    }
+    generators.push_back(g);
+  }
+  spec.tree = mb.links[spec.links.front()].tree;
+  for (std::size_t a = 0; a < spec.links.size(); ++a)
+    if (mb.links[spec.links[a]].tree != spec.tree)
+      fail(joints[a].line, "joint '" + joints[a].name + "' is not in the tree of the controller's first joint");
+  if (draft.trajectory_file.empty()) {
+    spec.trajectory = DesiredTrajectory::generators(generators);
+  } else {
+    const ResolvedPath path = resolve_resource(draft.trajectory_file, build.base_dir, build.package_path);
+    if (!path.ok()) fail(draft.line, "attribute trajectory: " + path.error);
+    try {
+      spec.trajectory = DesiredTrajectory::from_csv(path.path, names);
+    } catch (const TrajectoryError& e) {
+      if (e.line == 0) fail(draft.line, "attribute trajectory: '" + e.file + "': " + e.message);
+      throw LoadError(e.file, e.line, e.message + " (trajectory of the controller at " + build.file + ":" +
+                                          std::to_string(draft.line) + ")");
+    }
+  }
+  (void)model_element;
+  build.model.controllers.push_back(std::move(spec));
+}
+
+}  // namespace impetus::scene

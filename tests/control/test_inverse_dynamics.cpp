@@ -1,0 +1,237 @@
+// The inverse-dynamics variants of seed 004 (control/inverse_dynamics/) on a problem with an analytic
+// answer: a body on a leg of actuated length standing on the ground, and each variant against its twin
+// forward contact model (the right inverse), with the sign conventions of id_problem.hpp (ID1).
+//
+// The system: coordinates v = [x, y, z, ℓ]: the horizontal position of body and foot (they move together),
+// the body's height z and the leg length ℓ (actuated, P = e₃ᵀ); the foot is at (x, y, z − ℓ). With body
+// mass m_b and foot mass m_f, m = m_b + m_f,
+//   M = [[m, 0, 0, 0], [0, m, 0, 0], [0, 0, m, −m_f], [0, 0, −m_f, m_f]],   h = [0, 0, m g, −m_f g],
+//   N = [0, 0, 1, −1] (the foot's height rate),  S = [1, 0, 0, 0],  T = [0, 1, 0, 0].
+// Holding the leg (q̇_des = 0) with the foot on the ground (φ = 0) and the body at rest:
+//   p_N = m g dt,   τ = m_b g dt  (the leg pushes the body up: the sign the paper's −Pᵀτ flips),
+// and a horizontal velocity v_x is stopped (p_S = −m v_x) when μ p_N ≥ m v_x, else p_S = −μ p_N.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+
+#include "contact/factory.hpp"
+#include "control/inverse_dynamics/id_baselines.hpp"
+#include "control/inverse_dynamics/id_lcp_coulomb.hpp"
+#include "control/inverse_dynamics/id_lcp_noslip.hpp"
+#include "control/inverse_dynamics/id_qp.hpp"
+
+namespace impetus {
+namespace {
+
+constexpr double kG = 9.81, kDt = 1e-3, kBodyMass = 4.0, kFootMass = 0.5;
+// Analytic answers are met to the solvers' certificates: Lemke's ρ ≤ 1e-6 (relative, lemke.hpp L6) and
+// principal pivoting's 1e-9; impulses here are ~0.05 N·s, velocities ≤ 1 m/s. 1e-6 of the impulse scale
+// (N·s) and of the velocity scale (m/s) bounds what a certified solution can differ by.
+constexpr double kImpulseTolerance = 1e-6 * 0.05;
+constexpr double kVelocityTolerance = 1e-6;
+
+struct LegProblem {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(4, 4);
+  Eigen::LLT<Eigen::MatrixXd> M_llt;
+  ContactProblem problem;
+  InverseDynamicsProblem id;
+
+  LegProblem(double vx, double mu, double phi = 0) {
+    const double m = kBodyMass + kFootMass;
+    M.diagonal() << m, m, m, kFootMass;
+    M(2, 3) = M(3, 2) = -kFootMass;
+    M_llt.compute(M);
+    ContactProblem& p = problem;
+    p.dt = kDt;
+    p.nv = 4;
+    p.systems = {SystemBlock{0, 4, &M, &M_llt}};
+    p.v = Eigen::Vector4d(vx, 0, 0, 0);
+    const Eigen::Vector4d h(0, 0, m * kG, -kFootMass * kG);
+    p.v_star = p.v - kDt * M_llt.solve(h);
+    p.nc = 1;
+    p.N.resize(1, 4);
+    p.S.resize(1, 4);
+    p.T.resize(1, 4);
+    p.N.insert(0, 2) = 1;
+    p.N.insert(0, 3) = -1;
+    p.S.insert(0, 0) = 1;
+    p.T.insert(0, 1) = 1;
+    p.phi = Eigen::VectorXd::Constant(1, phi);
+    p.mu = Eigen::VectorXd::Constant(1, mu);
+    p.mu_viscous = Eigen::VectorXd::Zero(1);
+    p.keys = {ContactKey{0, -1, 0}};
+    p.L.resize(0, 4);
+    p.p_N_guess = p.p_S_guess = p.p_T_guess = Eigen::VectorXd::Zero(1);
+    id.contact = &problem;
+    id.actuated = {3};
+    id.qd_des = Eigen::VectorXd::Zero(1);
+  }
+
+  /// The forward step with τ applied: v* + M⁻¹Pᵀτ.
+  ContactResult forward(const std::string& model, const ModelOptions& options, const Eigen::VectorXd& tau) const {
+    ContactProblem applied = problem;
+    Eigen::Vector4d e = Eigen::Vector4d::Zero();
+    e[3] = tau[0];
+    applied.v_star += M_llt.solve(e);
+    ContactResult result;
+    make_contact_model(model, options)->solve(applied, result);
+    return result;
+  }
+};
+
+struct Twin {
+  std::string controller;
+  std::function<std::unique_ptr<InverseDynamicsSolver>()> make;
+  std::string model;
+  ModelOptions options;
+  bool coulomb;   // a finite-μ variant (slides); else no-slip
+};
+
+std::vector<Twin> twins() {
+  return {
+      {"id_lcp_noslip", [] { return std::make_unique<IdLcpNoSlip>(); }, "no_slip", {}, false},
+      {"id_lcp_coulomb", [] { return std::make_unique<IdLcpCoulomb>(); }, "stewart_trinkle", {}, true},
+      {"id_qp_coulomb", [] { return std::make_unique<IdQp>(); }, "max_dissipation", {{"friction", "pyramid"}}, true},
+      {"id_qp_noslip",
+       [] {
+         IdQpOptions o;
+         o.unbounded_friction = true;
+         return std::make_unique<IdQp>(o);
+       },
+       "max_dissipation", {{"friction", "pyramid"}}, false},
+  };
+}
+
+class Variant : public ::testing::TestWithParam<int> {
+ protected:
+  Twin twin = twins()[GetParam()];
+};
+
+TEST_P(Variant, SignsOfAStandingLegAreThePhysicalOnes) {
+  // At rest, sticking: p_N = m g dt > 0 (the ground pushes up), τ = m_b g dt > 0 (the leg pushes the
+  // body up), no friction; v⁺ = 0. With the paper's −Pᵀτ τ would come out negative.
+  LegProblem leg(0.0, 1.0);
+  auto solver = twin.make();
+  InverseDynamicsSolution s;
+  solver->solve(leg.id, s);
+  ASSERT_NE(s.stats.status, SolveStatus::Failed) << s.stats.message;
+  const double m = kBodyMass + kFootMass;
+  EXPECT_NEAR(s.p_N[0], m * kG * kDt, kImpulseTolerance);
+  EXPECT_GT(s.p_N[0], 0);
+  EXPECT_NEAR(s.tau[0], kBodyMass * kG * kDt, kImpulseTolerance);
+  EXPECT_GT(s.tau[0], 0);
+  EXPECT_NEAR(s.p_S[0], 0, kImpulseTolerance);
+  EXPECT_LT(s.v_plus.cwiseAbs().maxCoeff(), kVelocityTolerance);
+}
+
+TEST_P(Variant, AStickingFootStopsTheBody) {
+  // v_x = 0.05 m/s, μ = 10: μ p_N = 0.44 N·s ≥ m v_x = 0.225 N·s, so the foot sticks.
+  LegProblem leg(0.05, 10.0);
+  auto solver = twin.make();
+  InverseDynamicsSolution s;
+  solver->solve(leg.id, s);
+  ASSERT_NE(s.stats.status, SolveStatus::Failed) << s.stats.message;
+  const double m = kBodyMass + kFootMass;
+  EXPECT_NEAR(s.p_S[0], -m * 0.05, kImpulseTolerance);
+  EXPECT_NEAR(s.p_N[0], m * kG * kDt, kImpulseTolerance);
+  EXPECT_NEAR(s.v_plus[0], 0, kVelocityTolerance);
+}
+
+TEST_P(Variant, ASlidingFootLosesMuTimesTheNormalImpulse) {
+  // v_x = 1 m/s, μ = 0.2: μ m g dt = 0.0088 N·s < m v_x: Coulomb variants slide with p_S = −μ p_N along
+  // the pyramid's edge t1; no-slip variants stop the body.
+  if (!twin.coulomb) GTEST_SKIP() << "no-slip variant";
+  const double mu = 0.2, m = kBodyMass + kFootMass;
+  LegProblem leg(1.0, mu);
+  auto solver = twin.make();
+  InverseDynamicsSolution s;
+  solver->solve(leg.id, s);
+  ASSERT_NE(s.stats.status, SolveStatus::Failed) << s.stats.message;
+  EXPECT_NEAR(s.p_S[0], -mu * s.p_N[0], kImpulseTolerance);
+  EXPECT_GT(s.p_N[0], 0);
+  EXPECT_NEAR(s.v_plus[3], 0, kVelocityTolerance);   // P v⁺ = q̇_des
+}
+
+TEST_P(Variant, IsARightInverseOfItsForwardModel) {
+  // τ from the ID, applied in the forward model on the same problem: P v⁺ = q̇_des and the same p_N.
+  for (const double vx : {0.0, 0.05, 1.0})
+    for (const double mu : {0.2, 10.0})
+      for (const double qd : {0.0, 0.3, -0.3}) {
+        SCOPED_TRACE("vx " + std::to_string(vx) + " mu " + std::to_string(mu) + " qd_des " + std::to_string(qd));
+        LegProblem leg(vx, twin.coulomb ? mu : 1e6);
+        leg.id.qd_des[0] = qd;
+        auto solver = twin.make();
+        InverseDynamicsSolution s;
+        solver->solve(leg.id, s);
+        ASSERT_NE(s.stats.status, SolveStatus::Failed) << s.stats.message;
+        const ModelOptions& options = twin.options;
+        const ContactResult forward = leg.forward(twin.model, options, s.tau);
+        EXPECT_NEAR(forward.v_plus[3], qd, kVelocityTolerance);
+        EXPECT_NEAR(forward.p_N[0], s.p_N[0], 0.01 * std::abs(s.p_N[0]) + kImpulseTolerance);
+        EXPECT_NEAR((forward.v_plus - s.v_plus).cwiseAbs().maxCoeff(), 0, 10 * kVelocityTolerance);
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(IdVariants, Variant, ::testing::Range(0, 4),
+                         [](const ::testing::TestParamInfo<int>& info) { return twins()[info.param].controller; });
+
+TEST(IdBaselines, NoContactIgnoresTheGroundAndSensedUsesTheMeasuredImpulse) {
+  // id_no_contact: p = 0, so τ only balances the foot's weight, τ = −m_f g dt (the foot would fall
+  // relative to the body otherwise); id_sensed with the true impulse recovers τ = m_b g dt.
+  LegProblem leg(0.0, 1.0);
+  IdNoContact none;
+  InverseDynamicsSolution s;
+  none.solve(leg.id, s);
+  EXPECT_NEAR(s.tau[0], -kFootMass * kG * kDt, 1e-12);
+  IdSensed sensed;
+  leg.id.sensed = Eigen::Vector3d((kBodyMass + kFootMass) * kG * kDt, 0, 0);
+  sensed.solve(leg.id, s);
+  EXPECT_NEAR(s.tau[0], kBodyMass * kG * kDt, 1e-12);
+}
+
+TEST(IdLcpNoSlip, InconsistentDesiredVelocityFallsBackToTheContactFreeTorque) {
+  // §4.5: a ceiling on the body (second contact, N₂ = [0, 0, −1, 0]: the body may only move down) and
+  // the foot on the ground (N₁ v = ż − ℓ̇ ≥ 0): lengthening the leg (q̇_des = +1) asks ż ≥ 1 and ż ≤ 0.
+  // The call falls back to τ = τ_c (the contact-free ID) and says so.
+  LegProblem leg(0.0, 1.0);
+  ContactProblem& p = leg.problem;
+  p.nc = 2;
+  SparseRows N(2, 4), S(2, 4), T(2, 4);
+  N.insert(0, 2) = 1;
+  N.insert(0, 3) = -1;
+  N.insert(1, 2) = -1;
+  S.insert(0, 0) = 1;
+  S.insert(1, 0) = 1;
+  T.insert(0, 1) = 1;
+  T.insert(1, 1) = 1;
+  p.N = N;
+  p.S = S;
+  p.T = T;
+  p.phi = Eigen::Vector2d::Zero();
+  p.mu = Eigen::Vector2d::Ones();
+  p.mu_viscous = Eigen::Vector2d::Zero();
+  p.keys = {ContactKey{0, -1, 0}, ContactKey{0, 1, 0}};
+  p.p_N_guess = p.p_S_guess = p.p_T_guess = Eigen::Vector2d::Zero();
+  leg.id.qd_des[0] = 1;
+  IdLcpNoSlip solver;
+  InverseDynamicsSolution s;
+  solver.solve(leg.id, s);
+  EXPECT_EQ(s.stats.status, SolveStatus::Fallback) << s.stats.message;
+  EXPECT_EQ(s.fallbacks, 1);
+  IdNoContact none;
+  InverseDynamicsSolution free;
+  none.solve(leg.id, free);
+  EXPECT_NEAR(s.tau[0], free.tau[0], 1e-12);
+  // The prediction under τ_c is feasible: no penetration of either contact.
+  EXPECT_GE((p.N * s.v_plus).minCoeff(), -kVelocityTolerance);
+
+  // The consistent target (shortening the leg lifts the foot) is solved without a fallback.
+  leg.id.qd_des[0] = -1;
+  solver.solve(leg.id, s);
+  EXPECT_EQ(s.stats.status, SolveStatus::Solved) << s.stats.message;
+  EXPECT_NEAR(s.v_plus[3], -1, kVelocityTolerance);
+}
+
+}  // namespace
+}  // namespace impetus
