@@ -58,6 +58,7 @@ std::unique_ptr<InverseDynamicsSolver> make_solver(const ControllerSettings& s) 
     options.unbounded_friction = s.type == "id_qp_noslip";
     options.friction_edges = s.friction_edges;
     options.stage_two = s.stage_two;
+    options.mu_infinity = s.mu_infinity;
     return std::make_unique<IdQp>(options);
   }
   return nullptr;   // pid
@@ -99,6 +100,9 @@ ControllerSettings parse_controller_settings(const std::string& type, const std:
                                     value + "\"");
     } else if (key == "stage_two" && (type == "id_qp_coulomb" || type == "id_qp_noslip")) {
       s.stage_two = parse_bool(key, value);
+    } else if (key == "mu_infinity" && type == "id_qp_noslip") {
+      s.mu_infinity = parse_real(key, value);
+      if (!(s.mu_infinity > 0)) throw std::invalid_argument("attribute mu_infinity: expected a number > 0, got \"" + value + "\"");
     } else if (key == "warm_start" && type == "id_lcp_noslip") {
       s.warm_start = parse_bool(key, value);
     } else {

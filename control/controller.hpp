@@ -32,6 +32,7 @@ struct ControllerSettings {
   int friction_edges = 4;        // id_lcp_coulomb, id_qp_coulomb: pyramid edges (as the contact model's)
   bool stage_two = true;         // id_qp_*: Stage II (minimum ‖τ‖ among optimal impulses)
   bool warm_start = true;        // id_lcp_noslip: warm-started principal pivoting (§4.6)
+  double mu_infinity = 100;      // id_qp_noslip: the μ that stands for ∞
 };
 
 /// Every controller name, in the order of DESIGN.md.

@@ -63,10 +63,12 @@ void ControlStage::build_problem(const Slot& slot, const ImpulseMemory& sensed, 
 }
 
 void ControlStage::run(const State& state, const ContactSet& contacts, const ImpulseMemory& applied, StepData& data) {
-  const int nv = model_.multibody.nv;
-  data.tau_control.setZero(nv);
   data.control.resize(slots_.size());
-  if (slots_.empty()) return;
+  if (slots_.empty()) {   // no τ to add: stage 3 leaves the forces of a scene without controllers untouched
+    data.tau_control.resize(0);
+    return;
+  }
+  data.tau_control.setZero(model_.multibody.nv);
 
   bool prediction_built = false;
   InverseDynamicsProblem problem;

@@ -5,12 +5,12 @@
 
 namespace impetus {
 
-void FrictionEdges::build(const Eigen::VectorXd& mu, int edges, bool unbounded) {
+void FrictionEdges::build(const Eigen::VectorXd& mu, int edges) {
   nc = static_cast<int>(mu.size());
-  k = unbounded ? 4 : edges;
+  k = edges;
   friction_contact.clear();
   for (int c = 0; c < nc; ++c)
-    if (unbounded || mu[c] > 0) friction_contact.push_back(c);
+    if (mu[c] > 0) friction_contact.push_back(c);
   nf = static_cast<int>(friction_contact.size());
   cos_edge.resize(k);
   sin_edge.resize(k);
@@ -32,12 +32,11 @@ void FrictionEdges::build(const Eigen::VectorXd& mu, int edges, bool unbounded) 
       B(2 * nc + c, nc + k * f + j) = sin_edge[j];
     }
   }
-  A_mu.setZero(unbounded ? 0 : nf, nz());
-  if (!unbounded)
-    for (int f = 0; f < nf; ++f) {
-      A_mu(f, friction_contact[f]) = mu[friction_contact[f]];
-      A_mu.row(f).segment(nc + k * f, k).setConstant(-1);
-    }
+  A_mu.setZero(nf, nz());
+  for (int f = 0; f < nf; ++f) {
+    A_mu(f, friction_contact[f]) = mu[friction_contact[f]];
+    A_mu.row(f).segment(nc + k * f, k).setConstant(-1);
+  }
 }
 
 }  // namespace impetus

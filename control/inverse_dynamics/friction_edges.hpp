@@ -4,8 +4,7 @@
 //
 //   z = [p_N (nc); p_F (k·nf)] ≥ 0,   p = [p_N; p_S; p_T] = B z,                            (FE1)
 //   p_S,c = Σ_j cos_j p_F,cj,   p_T,c = Σ_j sin_j p_F,cj,   pyramid: μ_c p_N,c − Σ_j p_F,cj ≥ 0
-// nf: the contacts with μ > 0 (the only ones with edges). `unbounded` (μ = ∞, seed 004 QP,∞): every
-// contact has the four edges ±t1, ±t2 and no pyramid row.
+// nf: the contacts with μ > 0 (the only ones with edges).
 #pragma once
 
 #include <Eigen/Dense>
@@ -18,10 +17,10 @@ struct FrictionEdges {
   std::vector<int> friction_contact;   // (nf) contact of each friction block
   Eigen::VectorXd cos_edge, sin_edge;  // (k)
   Eigen::MatrixXd B;                   // (3nc × (nc + k·nf)) (FE1)
-  Eigen::MatrixXd A_mu;                // (nf × (nc + k·nf)) pyramid rows; empty when unbounded
+  Eigen::MatrixXd A_mu;                // (nf × (nc + k·nf)) pyramid rows
 
   int nz() const { return nc + k * nf; }
-  void build(const Eigen::VectorXd& mu, int edges, bool unbounded);
+  void build(const Eigen::VectorXd& mu, int edges);
 };
 
 }  // namespace impetus

@@ -13,7 +13,7 @@ void IdLcpCoulomb::solve(const InverseDynamicsProblem& problem, InverseDynamicsS
     return;
   }
   const int nc = cp.nc;
-  edges_.build(cp.mu, options_.friction_edges, false);
+  edges_.build(cp.mu, options_.friction_edges);
   const int nz = edges_.nz(), nf = edges_.nf, k = edges_.k, n = nz + nf;
 
   // (LC3): the N/F blocks are Bᵀ D B with D = J K Jᵀ, q = Bᵀ J v_c + [φ/dt; 0].

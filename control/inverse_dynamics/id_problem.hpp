@@ -68,6 +68,7 @@ class ActuatedElimination {
   const Eigen::MatrixXd& D() const { return D_; }           // (3nc×3nc) J K Jᵀ, symmetric PSD
   const Eigen::MatrixXd& J() const { return J_; }           // (3nc×nv)
   const Eigen::MatrixXd& Minv_Jt() const { return Y_; }     // (nv×3nc) M⁻¹ Jᵀ
+  const Eigen::MatrixXd& Minv_Pt() const { return Minv_Pt_; }   // (nv×na) M⁻¹ Pᵀ
 
   /// τ = τ_c + T_τ p and v⁺ = v_c + K Jᵀ p (p = [p_N; p_S; p_T], 3nc).
   void torque(const Eigen::VectorXd& p, Eigen::VectorXd& tau) const;

@@ -142,7 +142,7 @@ TEST_P(Variant, ASlidingFootLosesMuTimesTheNormalImpulse) {
   // v_x = 1 m/s, μ = 0.2: μ m g dt = 0.0088 N·s < m v_x: Coulomb variants slide with p_S = −μ p_N along
   // the pyramid's edge t1; no-slip variants stop the body.
   if (!twin.coulomb) GTEST_SKIP() << "no-slip variant";
-  const double mu = 0.2, m = kBodyMass + kFootMass;
+  const double mu = 0.2;
   LegProblem leg(1.0, mu);
   auto solver = twin.make();
   InverseDynamicsSolution s;
@@ -159,7 +159,9 @@ TEST_P(Variant, IsARightInverseOfItsForwardModel) {
     for (const double mu : {0.2, 10.0})
       for (const double qd : {0.0, 0.3, -0.3}) {
         SCOPED_TRACE("vx " + std::to_string(vx) + " mu " + std::to_string(mu) + " qd_des " + std::to_string(qd));
-        LegProblem leg(vx, twin.coulomb ? mu : 1e6);
+        // μ = ∞ is μ = 100 for the forward max_dissipation (the paper's own "μ = ∞" runs, notes 004 §5.4):
+        // far above the 0.2 N·s / 0.044 N·s ≈ 5 this leg can need, and within the range of its checks.
+        LegProblem leg(vx, twin.coulomb ? mu : 100.0);
         leg.id.qd_des[0] = qd;
         auto solver = twin.make();
         InverseDynamicsSolution s;
@@ -177,13 +179,13 @@ INSTANTIATE_TEST_SUITE_P(IdVariants, Variant, ::testing::Range(0, 4),
                          [](const ::testing::TestParamInfo<int>& info) { return twins()[info.param].controller; });
 
 TEST(IdBaselines, NoContactIgnoresTheGroundAndSensedUsesTheMeasuredImpulse) {
-  // id_no_contact: p = 0, so τ only balances the foot's weight, τ = −m_f g dt (the foot would fall
-  // relative to the body otherwise); id_sensed with the true impulse recovers τ = m_b g dt.
+  // id_no_contact: p = 0, so the leg falls freely with the body and holding its length takes no effort,
+  // τ = 0; id_sensed with the true impulse recovers τ = m_b g dt.
   LegProblem leg(0.0, 1.0);
   IdNoContact none;
   InverseDynamicsSolution s;
   none.solve(leg.id, s);
-  EXPECT_NEAR(s.tau[0], -kFootMass * kG * kDt, 1e-12);
+  EXPECT_NEAR(s.tau[0], 0.0, 1e-12);
   IdSensed sensed;
   leg.id.sensed = Eigen::Vector3d((kBodyMass + kFootMass) * kG * kDt, 0, 0);
   sensed.solve(leg.id, s);
