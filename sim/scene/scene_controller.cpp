@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <map>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
 
 namespace impetus::scene {

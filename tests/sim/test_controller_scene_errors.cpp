@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "sim/load_error.hpp"
+#include "base/load_error.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "temp_dir.hpp"
 
