@@ -137,7 +137,7 @@ struct CollisionDetector::Impl {
   }
 
   void ground_pair(int a, ContactSet& contacts) {
-    if (!has_ground || !posed[a] || !filter.movable(link[a]) || bounds_W[a].min().z() > margin) return;
+    if (!has_ground || !posed[a] || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > margin) return;
     points.clear();
     if (shape[a].convex) {
       ground_contacts(shape[a].convex_shape, X_WG[a], margin, points);

@@ -10,11 +10,21 @@
 
 namespace impetus {
 
-/// Which pairs are never tested, from the model's topology.
+/// A pair of links, either of which may be kGround (the plane).
+struct LinkPair {
+  int a = -1, b = -1;
+};
+
+/// Which pairs are never tested (collision/pair_filter.hpp says how they combine).
 struct CollisionFilter {
   std::vector<int> link_parent;             // per link: parent link index, −1 for the world
-  std::vector<bool> link_movable;           // per link: false for links that cannot move (nv = 0 trees)
+  std::vector<bool> link_movable;           // per link: false for links welded to the world
+  /// Per link: the rigid body it belongs to, named by a link: the nearest link at or above it whose
+  /// joint moves (or its tree's root when it is welded to the world). Empty: each link is a body.
+  std::vector<int> link_body;
   bool exclude_parent_child = true;         // skip pairs of a link and its parent link
+  std::vector<LinkPair> excluded;           // pairs never tested (a self-collision policy, <exclude>)
+  std::vector<LinkPair> included;           // pairs tested whatever the rules above say (<include>)
   double margin = 0.005;                    // m: separated pairs closer than this are reported
   bool has_ground = false;                  // the plane z = 0 with normal +z
 };

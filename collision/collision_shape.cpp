@@ -27,7 +27,8 @@ CollisionShape prepare_shape(const Geometry& g, int index) {
   CollisionShape out;
   ConvexShape& c = out.convex_shape;
   if (const auto* s = std::get_if<Sphere>(&g.shape)) {
-    if (!positive(s->radius)) refuse(g, index, "radius must be positive and finite");
+    // Radius 0 is a contact point (Drake's convention for feet): a sphere whose core is all of it.
+    if (!(std::isfinite(s->radius) && s->radius >= 0)) refuse(g, index, "radius must be non-negative and finite");
     c.kind = ConvexShape::Kind::kSphere;
     c.radius = s->radius;
   } else if (const auto* b = std::get_if<Box>(&g.shape)) {
@@ -59,7 +60,7 @@ CollisionShape prepare_shape(const Geometry& g, int index) {
     HullResult hull = convex_hull(m.vertices);
     if (hull.hull) {
       const double tolerance = kConvexityRelative * hull.hull->diameter();
-      if (max_distance_from_hull_surface(*hull.hull, m.vertices, m.triangles) <= tolerance) {
+      if (!m.exact || max_distance_from_hull_surface(*hull.hull, m.vertices, m.triangles) <= tolerance) {
         c.kind = ConvexShape::Kind::kPolytope;
         c.polytope = std::make_shared<const Polytope>(std::move(*hull.hull));
         return out;

@@ -1,11 +1,12 @@
 // A geometry's shape prepared once for the queries of every step.
 //
-// Spheres, boxes, capsules and cylinders are convex shapes as they are. A mesh is replaced by its
-// convex hull when it is convex (every triangle in a face of the hull, within
-// kConvexityRelative · diameter): the manifold builder then clips against the hull's polygon faces
-// and FCL sees a Convex. A non-convex mesh keeps its triangles for FCL's BVH (pair contacts come from
-// FCL alone) and keeps its hull's vertices for the ground (the lowest points of any mesh are hull
-// vertices).
+// Spheres (radius 0: a contact point), boxes, capsules and cylinders are convex shapes as they are. A
+// mesh is replaced by its convex hull (as MuJoCo and PyBullet do with URDF meshes): the manifold
+// builder then clips against the hull's polygon faces and FCL sees a Convex. A mesh marked `exact`
+// keeps its triangles for FCL's BVH unless it is convex anyway (every triangle in a face of the hull,
+// within kConvexityRelative · diameter); pair contacts then come from FCL alone, and the ground is
+// tested against its hull's vertices (the lowest points of any mesh are hull vertices). A flat mesh
+// has no hull and always keeps its triangles.
 #pragma once
 
 #include <Eigen/Geometry>

@@ -12,7 +12,7 @@
 
 namespace impetus {
 
-struct Sphere { double radius = 0; };
+struct Sphere { double radius = 0; };                                  // 0: a contact point (Drake)
 struct Box { Eigen::Vector3d size = Eigen::Vector3d::Zero(); };        // full edge lengths (m)
 struct Cylinder { double radius = 0; double length = 0; };             // along z
 struct Capsule { double radius = 0; double length = 0; };              // cylinder part's length, along z
@@ -21,6 +21,7 @@ struct Mesh {
   Eigen::Vector3d scale = Eigen::Vector3d::Ones();
   std::vector<Eigen::Vector3d> vertices;       // in G, scale applied
   std::vector<Eigen::Vector3i> triangles;      // indices into vertices
+  bool exact = false;                          // collide with the triangles (FCL's BVH), not the convex hull
 };
 
 using Shape = std::variant<Sphere, Box, Cylinder, Capsule, Mesh>;
@@ -28,6 +29,8 @@ using Shape = std::variant<Sphere, Box, Cylinder, Capsule, Mesh>;
 /// One collision geometry of the model. Several geometries on one link make one rigid body.
 struct Geometry {
   std::string name;                            // for messages; may be empty
+  std::string file;                            // where it was declared (for messages); may be empty
+  int line = 0;                                // its line there
   int link = -1;                               // index into MultibodyModel::links
   Eigen::Isometry3d X_LG = Eigen::Isometry3d::Identity();
   Shape shape;

@@ -86,6 +86,7 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
   r.solver_calls += s.solver_calls;
   r.solver_failures += s.solver_failures;
   r.solver_fallbacks += s.solver_fallbacks;
+  if (s.solver_failures > 0) ++r.unsolved_steps;
   r.solver_iterations += s.solver_iterations;
   r.solver_max_iterations = std::max(r.solver_max_iterations, s.solver_max_iterations);
   if (s.solver_calls > 0) r.contact_max_gain = std::max(r.contact_max_gain, s.contact_energy_change);
@@ -185,7 +186,7 @@ void Recorder::write_stats_row(double t, const StepData& step) {
   stats_ << '\n';
 }
 
-void Recorder::finish(const std::string& status, const std::string& contact_model, double dt) {
+void Recorder::finish(const RunVerdict& verdict, const std::string& contact_model, double dt) {
   trajectory_.close();
   contacts_.close();
   stats_.close();
@@ -218,7 +219,8 @@ void Recorder::finish(const std::string& status, const std::string& contact_mode
       {"sim_time", last_state_.t},
       {"wall_time_s", r.times.stepping()},
       {"timing", timing},
-      {"status", status},
+      {"status", verdict.status},
+      {"status_detail", verdict.detail},
       {"warnings", warnings},
       {"max_penetration", r.max_penetration},
       {"contacts", {{"max_per_step", r.contacts_max}, {"mean_per_step", r.steps ? double(r.contacts_sum) / r.steps : 0.0}}},
@@ -226,12 +228,14 @@ void Recorder::finish(const std::string& status, const std::string& contact_mode
        {{"calls", r.solver_calls},
         {"failures", r.solver_failures},
         {"fallbacks", r.solver_fallbacks},
+        {"unsolved_steps", r.unsolved_steps},
         {"mean_iterations", r.solver_calls ? double(r.solver_iterations) / r.solver_calls : 0.0},
         {"max_iterations", r.solver_max_iterations}}},
       {"energy",
        {{"initial", r.energy_initial},
         {"final", finite_or_zero(r.energy_final)},
         {"max_gain", r.steps ? finite_or_zero(r.energy_max_gain) : 0.0},
+        {"max_rise", verdict.energy_max_rise},
         {"contact_max_gain", r.solver_calls ? finite_or_zero(r.contact_max_gain) : 0.0}}},
       {"final_state", final_state}};
   if (control_.active()) {

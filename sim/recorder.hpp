@@ -23,10 +23,18 @@ struct RunTotals {
   long contacts_sum = 0;
   int contacts_max = 0;
   long solver_calls = 0, solver_failures = 0, solver_fallbacks = 0, solver_iterations = 0;
+  long unsolved_steps = 0;                        // steps with a solver failure (no fallback held)
   int solver_max_iterations = 0;
   double energy_initial = 0, energy_final = 0;
   double energy_max_gain = -std::numeric_limits<double>::infinity();
   double contact_max_gain = -std::numeric_limits<double>::infinity();
+};
+
+/// How a run ended, for summary.json.
+struct RunVerdict {
+  std::string status;                             // "ok", "unsolved", "diverged", or why the run stopped
+  std::string detail;                             // what diverged and when; empty otherwise
+  double energy_max_rise = 0;                     // J: max of E − E₀ − W (sim/divergence.hpp)
 };
 
 class Recorder {
@@ -38,8 +46,8 @@ class Recorder {
   void record_initial(const State& state);
   /// After a step: accumulates the totals from `step`, and writes rows when due (always when `last`).
   void record_step(const State& state, const StepData& step, bool last);
-  /// Writes summary.json and closes the files. status: "ok", "diverged", or why the run stopped.
-  void finish(const std::string& status, const std::string& contact_model, double dt);
+  /// Writes summary.json and closes the files.
+  void finish(const RunVerdict& verdict, const std::string& contact_model, double dt);
 
   const RunTotals& totals() const { return totals_; }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "contact/dump/problem_dump.hpp"
+#include "sim/divergence.hpp"
 #include "sim/output/geometry_json.hpp"
 #include "sim/stepper.hpp"
 
@@ -22,6 +23,7 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
   State state = world.initial;
   if (options.before_first_step) options.before_first_step(state, stepper);
   const long first = std::lround(state.t / report.dt);   // 0, or the step of a restart point
+  DivergenceMonitor monitor(world.model, state, report.dt);
   recorder.record_initial(state);
   report.status = "ok";
   const long progress_every = std::max(1L, steps / 200);
@@ -42,12 +44,13 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
                            report.contact_model, *model_options, k, t_start, d.problems, d.islands.size());
       }
       state.t = k * report.dt;  // no accumulated round-off in t
-      const bool finite = state.q.allFinite() && state.v.allFinite();
-      const std::string stop = finite && options.after_step ? options.after_step(state, stepper) : std::string();
+      const std::string diverged = monitor.check(state, stepper.data());
+      const std::string stop = diverged.empty() && options.after_step ? options.after_step(state, stepper) : std::string();
       const bool interrupted = options.interrupted && options.interrupted();
-      recorder.record_step(state, stepper.data(), k == steps || !finite || !stop.empty() || interrupted);
-      if (!finite) {
+      recorder.record_step(state, stepper.data(), k == steps || !diverged.empty() || !stop.empty() || interrupted);
+      if (!diverged.empty()) {
         report.status = "diverged";
+        report.status_detail = "at t = " + std::to_string(state.t) + " s (step " + std::to_string(k) + "): " + diverged;
         break;
       }
       if (!stop.empty()) {
@@ -63,7 +66,9 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
   } catch (const std::exception& e) {
     report.status = std::string("stopped: ") + e.what();
   }
-  recorder.finish(report.status, report.contact_model, report.dt);
+  if (report.status == "ok" && recorder.totals().unsolved_steps > 0) report.status = "unsolved";
+  report.energy_max_rise = monitor.energy_max_rise();
+  recorder.finish({report.status, report.status_detail, report.energy_max_rise}, report.contact_model, report.dt);
   report.totals = recorder.totals();
   return report;
 }

@@ -34,14 +34,17 @@ struct RunOptions {
 };
 
 struct RunReport {
-  std::string status;               // "ok", "diverged", "interrupted", or the reason the run stopped
+  std::string status;               // "ok", "unsolved", "diverged", "interrupted", or the reason the run stopped
+  std::string status_detail;        // for "diverged": what exceeded its bound, and when
   std::string contact_model;
   double dt = 0;
+  double energy_max_rise = 0;       // J: max over the run of E − E₀ − W (sim/divergence.hpp)
   RunTotals totals;
 };
 
 /// Runs the world from its initial state and writes the run folder. Never throws for a numerical
-/// failure: a non-finite state stops the run with status "diverged" and keeps what was recorded;
+/// failure: a state beyond the bounds of sim/divergence.hpp stops the run with status "diverged" and
+/// keeps what was recorded; a run that ends with steps a solver failed on is "unsolved";
 /// options.interrupted() stops it at the step boundary with status "interrupted".
 RunReport run_simulation(const World& world, const RunOptions& options);
 

@@ -7,24 +7,12 @@
 #include "dynamics/kinematics.hpp"
 #include "sim/assembly.hpp"
 #include "sim/free_velocity.hpp"
+#include "sim/collision_filter.hpp"
 #include "sim/joint_friction_stage.hpp"
 
 namespace impetus {
 
 namespace {
-
-CollisionFilter make_filter(const WorldModel& model) {
-  CollisionFilter filter;
-  const MultibodyModel& mb = model.multibody;
-  for (const Link& link : mb.links) {
-    filter.link_parent.push_back(link.parent);
-    filter.link_movable.push_back(mb.trees[link.tree].nv > 0);
-  }
-  filter.exclude_parent_child = model.collision.exclude_parent_child;
-  filter.margin = model.collision.margin;
-  filter.has_ground = model.has_ground;
-  return filter;
-}
 
 ModelOptions options_of(const WorldModel& model, const std::string& name) {
   auto it = model.physics.model_options.find(name);
@@ -51,7 +39,7 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       dt_(dt),
       contact_model_name_(contact_model),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
-      detector_(model.geometries, make_filter(model)),
+      detector_(model.geometries, collision_filter(model)),
       data_(model),
       control_(model, dt) {
   if (contact_model_name_ == "ecp") ecp_.emplace(model_);

@@ -26,10 +26,44 @@ struct PhysicsSettings {
   std::map<std::string, ModelOptions> model_options;  // <physics><MODEL …/> attributes, by model name
 };
 
-/// Collision settings (scene <physics><collision …/>).
+/// Self-collision of one <model> (its `self_collision` attribute).
+enum class SelfCollision {
+  Off,        // no pair of its links is tested (PyBullet's default for URDFs)
+  Filtered,   // all but adjacent pairs and pairs in contact at the initial or zero configuration (MoveIt, Drake)
+  On,         // every pair (but parent–child ones while exclude_parent_child)
+};
+
+/// A pair of links never tested, and why (for `impetus check`).
+struct FilteredPair {
+  enum class Reason { SelfCollisionOff, Adjacent, InContactInitially, InContactAtZero, Excluded };
+  int link_a = -1, link_b = -1;                       // link indices; −1 the ground
+  Reason reason = Reason::Excluded;
+  int line = 0;                                       // of the <exclude>, or of the <model>
+};
+
+/// An <include>: a pair tested whatever the rules say.
+struct IncludedPair {
+  int link_a = -1, link_b = -1;
+  int line = 0;
+};
+
+/// The self-collision policy a <model> asked for, for the report.
+struct ModelCollision {
+  std::string name;
+  SelfCollision self_collision = SelfCollision::Off;
+  int line = 0;
+};
+
+/// Collision settings (scene <physics><collision …/>) and which pairs are tested
+/// (sim/scene/scene_collision.hpp decides; collision/pair_filter.hpp applies).
 struct CollisionSettings {
   double margin = 0.005;                              // m: pairs closer than this enter the contact stage
   bool exclude_parent_child = true;                   // skip geometry pairs of a link and its parent
+  std::vector<int> link_body;                         // per link: its rigid body, named by a link (pair_filter.hpp)
+  std::vector<bool> link_movable;                     // per link: false when welded to the world
+  std::vector<ModelCollision> models;                 // per <model>
+  std::vector<FilteredPair> filtered;                 // link pairs never tested
+  std::vector<IncludedPair> included;                 // link pairs always tested
 };
 
 /// A per-pair friction override (<contact a= b= …>); link −1 is the ground.

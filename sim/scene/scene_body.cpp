@@ -36,6 +36,8 @@ std::vector<BodyCollision> read_collisions(const xml::Element& body, SceneBuild&
     collision.line = g.line;
     collision.filename = g.filename;
     collision.geometry.name = c.text_or("name", body.text("name") + "#" + std::to_string(out.size()));
+    collision.geometry.file = build.file;
+    collision.geometry.line = g.line;
     collision.geometry.X_LG = unique_pose(c);
     collision.geometry.shape = collision_shape(g, build.file, build.meshes);
     out.push_back(std::move(collision));
@@ -89,12 +91,15 @@ Inertia free_body_inertia(const xml::Element& body, const std::vector<BodyCollis
 }  // namespace
 
 void add_body(const xml::Element& body, SceneBuild& build) {
-  body.allow_only({"name", "mass", "density", "static"}, {"origin", "velocity", "inertial", "collision"});
+  body.allow_only({"name", "mass", "density", "static", "mesh_collision"}, {"origin", "velocity", "inertial", "collision"});
   const std::string name = body.text("name");
   claim_name(body, name, "", build);
   const bool is_static = body.boolean_or("static", false);
   const Eigen::Isometry3d X_WL = unique_pose(body);
   std::vector<BodyCollision> collisions = read_collisions(body, build);
+  const bool exact_meshes = exact_mesh_collision(body);
+  for (BodyCollision& c : collisions)
+    if (Mesh* mesh = std::get_if<Mesh>(&c.geometry.shape)) mesh->exact = exact_meshes;
 
   Link link;
   link.name = name;

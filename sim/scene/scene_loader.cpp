@@ -1,6 +1,7 @@
 #include "sim/scene/scene_loader.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -8,6 +9,7 @@
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
 #include "base/load_error.hpp"
+#include "sim/scene/scene_collision.hpp"
 #include "sim/scene/scene_parts.hpp"
 #include "sim/urdf/package_path.hpp"
 
@@ -24,6 +26,12 @@ void claim_name(const xml::Element& element, const std::string& name, const std:
   if (!build.names.insert(name).second) element.fail("the name '" + name + "' is already taken by another body or model");
 }
 
+bool exact_mesh_collision(const xml::Element& element) {
+  const std::string value = element.text_or("mesh_collision", "hull");
+  if (value != "hull" && value != "exact") element.fail_value("mesh_collision", "hull or exact");
+  return value == "exact";
+}
+
 namespace {
 
 /// q₀ and v₀ from the elements' requests (scene_loader.hpp, "the initial State").
@@ -31,6 +39,11 @@ State initial_state(const SceneBuild& build) {
   const MultibodyModel& multibody = build.model.multibody;
   State state;
   state.q = multibody.neutral_configuration();
+  // A joint whose limits exclude 0 starts at its nearest limit (NAO's elbow rolls: [0.035, 1.54]),
+  // rather than 0 outside them, which the joint-limit rows would push back at (violation)/dt.
+  for (const Link& link : multibody.links)
+    if (link.joint.has_limits && joint_nv(link.joint.type) == 1)
+      state.q[link.joint.q_index] = std::clamp(0.0, link.joint.lower, link.joint.upper);
   state.v = Eigen::VectorXd::Zero(multibody.nv);
   for (const auto& [link, X_WL] : build.initial.floating_poses) {
     const int iq = multibody.links[link].joint.q_index;
@@ -88,7 +101,7 @@ void check_mass_matrices(const SceneBuild& build, const State& state) {
 
 World load(const xml::Document& document, const SceneLoadOptions& options) {
   const xml::Element root = document.root("scene");
-  root.allow_only({"name", "strict"}, {"physics", "ground", "body", "model", "contact", "load"});
+  root.allow_only({"name", "strict"}, {"physics", "ground", "body", "model", "contact", "load", "exclude", "include"});
   SceneBuild build;
   build.strict = options.strict || root.boolean_or("strict", false);
   build.file = document.file();
@@ -113,6 +126,8 @@ World load(const xml::Document& document, const SceneLoadOptions& options) {
   World world;
   world.initial = initial_state(build);
   check_mass_matrices(build, world.initial);
+  check_geometries(build);
+  resolve_collision_pairs(root, build, world.initial);
   world.model = std::move(build.model);
   world.urdf_models = std::move(build.urdf_models);
   return world;

@@ -34,7 +34,7 @@
 //     check_triangle_inequality="false" (addition) accepts URDF inertias that break the triangle
 //     inequality (many CAD-exported models do; see inertia_checks.hpp);
 //   - the initial State: q neutral except floating joints (origin position, quaternion (w,x,y,z))
-//     and <joint position>; v zero except <velocity> and <joint velocity>. The floating joint's v
+//     and <joint position>; a 1-DoF joint whose limits exclude 0 starts at its nearest limit; v zero except <velocity> and <joint velocity>. The floating joint's v
 //     is (v_WC, ω) (dynamics/model.hpp): v_WC = v_WL + ω × (p_WC − p_WL) from <velocity>;
 //   - names: body and model names are unique, non-empty, without '/' (and models without '.');
 //     "ground" is reserved; <joint> and <contact> pairs not repeated; a joint position lies within

@@ -16,7 +16,8 @@ bool is_one_dof(UrdfJointType type) {
 }  // namespace
 
 void add_model(const xml::Element& element, SceneBuild& build) {
-  element.allow_only({"name", "urdf", "base", "check_triangle_inequality"}, {"origin", "joint", "actuator", "controller"});
+  element.allow_only({"name", "urdf", "base", "check_triangle_inequality", "self_collision", "mesh_collision"},
+                     {"origin", "joint", "actuator", "controller"});
   const std::string name = element.text("name");
   claim_name(element, name, ".", build);
 
@@ -29,11 +30,18 @@ void add_model(const xml::Element& element, SceneBuild& build) {
   const std::string base = element.text("base");
   if (base != "floating" && base != "fixed") element.fail_value("base", "floating or fixed");
 
+  const std::string self_collision = element.text_or("self_collision", "off");
+  ModelCollision policy{name, SelfCollision::Off, element.line()};
+  if (self_collision == "filtered") policy.self_collision = SelfCollision::Filtered;
+  else if (self_collision == "on") policy.self_collision = SelfCollision::On;
+  else if (self_collision != "off") element.fail_value("self_collision", "off, filtered or on");
+
   UrdfPlacement placement;
   placement.prefix = name;
   placement.floating_base = base == "floating";
   placement.check_triangle_inequality = element.boolean_or("check_triangle_inequality", true);
   placement.strict = build.strict;
+  placement.exact_meshes = exact_mesh_collision(element);
   if (const std::optional<xml::Element> origin = element.unique_child("origin")) {
     origin->allow_only({"xyz", "rpy"}, {});
     placement.X_WR = origin->pose();
@@ -84,6 +92,8 @@ void add_model(const xml::Element& element, SceneBuild& build) {
   build.tree_lines.resize(multibody.trees.size(), element.line());
   build.model.warnings.insert(build.model.warnings.end(), instance.warnings.begin(), instance.warnings.end());
   build.urdf_models.push_back(summarize_urdf(name, urdf, instance, multibody, build.model.geometries));
+  build.model.collision.models.push_back(policy);
+  build.model_links.push_back(instance.link_index);
   for (const auto& pose : instance.floating_poses) build.initial.floating_poses.push_back(pose);
   for (const Setting& s : settings)
     build.initial.joint_values.push_back({instance.joint_link[s.joint], s.position, s.velocity});

@@ -34,6 +34,7 @@ struct SceneBuild {
   std::set<std::string> names;              // body and model names taken
   bool strict = false;                      // refuse what the URDF conversion would repair
   std::vector<UrdfSummary> urdf_models;     // per <model>
+  std::vector<std::vector<int>> model_links; // per <model> (model.collision.models): its links
 };
 
 void read_physics(const xml::Element& physics, WorldModel& model);
@@ -66,6 +67,8 @@ ControllerDraft read_controller(const xml::Element& controller, const UrdfModel&
 void add_controller(const ControllerDraft& draft, const xml::Element& model_element, const std::string& model_name,
                     const UrdfModel& urdf, const UrdfInstance& instance, const std::map<int, double>& initial_position,
                     SceneBuild& build);
+/// The mesh_collision attribute of a <body> or <model>: "hull" (default; false) or "exact" (true).
+bool exact_mesh_collision(const xml::Element& element);
 
 /// Refuses a name already taken, empty, with '/' (or `extra_forbidden`), or "ground"; then takes it.
 void claim_name(const xml::Element& element, const std::string& name, const std::string& extra_forbidden,

@@ -259,8 +259,11 @@ std::vector<Geometry> Converter::link_geometries(int u, MeshCache& meshes) const
     const UrdfCollision& collision = link.collisions[i];
     Geometry geometry;
     geometry.name = collision.name.empty() ? id(link.name) + "#" + std::to_string(i) : collision.name;
+    geometry.file = urdf_.file;
+    geometry.line = collision.geometry.line;
     geometry.X_LG = collision.X_LG;
     geometry.shape = collision_shape(collision.geometry, urdf_.file, meshes);
+    if (Mesh* mesh = std::get_if<Mesh>(&geometry.shape)) mesh->exact = placement_.exact_meshes;
     out.push_back(std::move(geometry));
   }
   return out;

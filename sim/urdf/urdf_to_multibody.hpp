@@ -74,6 +74,7 @@ struct UrdfPlacement {
   Eigen::Isometry3d X_WR = Eigen::Isometry3d::Identity();  // the root link's (initial) pose in the world
   bool check_triangle_inequality = true;                   // see inertia_checks.hpp (3)
   bool strict = false;                                     // refuse what is otherwise repaired (above)
+  bool exact_meshes = false;                               // meshes collide as triangles, not hulls (Mesh::exact)
 };
 
 /// Where the URDF's parts went in the model.

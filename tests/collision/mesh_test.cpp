@@ -58,12 +58,14 @@ TEST(Hull, DegenerateInputsFailWithAReason) {
   EXPECT_FALSE(convex_hull({{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}}).hull);
 }
 
-// An L-shaped prism: two boxes side by side with one on top of the first. Non-convex.
-Mesh l_shape() {
+// An L-shaped prism: two boxes side by side with one on top of the first. Non-convex; `exact` asks
+// for its triangles.
+Mesh l_shape(bool exact = true) {
   // Cross-section in x-z: (0,0) (2,0) (2,1) (1,1) (1,2) (0,2), extruded along y ∈ [−0.5, 0.5].
   const double xz[6][2] = {{0, 0}, {2, 0}, {2, 1}, {1, 1}, {1, 2}, {0, 2}};
   Mesh m;
   m.filename = "l_shape";
+  m.exact = exact;
   for (double y : {-0.5, 0.5})
     for (const auto& p : xz) m.vertices.emplace_back(p[0], y, p[1]);
   // Sides: quads between consecutive outline points, wound outward.
@@ -90,6 +92,25 @@ TEST(Mesh, ConvexityIsDetected) {
   const CollisionShape s = prepare_shape(l, 0);
   EXPECT_FALSE(s.convex);
   EXPECT_EQ(s.ground_points.size(), 10u);   // the hull drops the inner corner (1, ·, 1)
+}
+
+// By default a mesh collides as its convex hull: the L's hull has the cut corner filled in, 10 vertices
+// and 7 faces (two pentagons and five rectangles), and it rests on a box along the hull's bottom face.
+TEST(Mesh, NonConvexMeshIsItsHullByDefault) {
+  Geometry l;
+  l.shape = l_shape(/*exact=*/false);
+  const CollisionShape s = prepare_shape(l, 0);
+  ASSERT_TRUE(s.convex);
+  ASSERT_TRUE(s.convex_shape.polytope);
+  EXPECT_EQ(s.convex_shape.polytope->vertices.size(), 10u);
+  // A point of the hull that is not in the L: (1.5, 0, 1.5) is filled in; a box touching it there
+  // from above reports a contact with the hull.
+  Scene scene;
+  const int hull = scene.add(l_shape(false), pose(Eigen::Vector3d::Zero()));
+  const int lid = scene.add(box(0.2, 0.2, 0.2), pose({1.45, 0, 1.55 + 0.1 - 1e-3}));
+  const ContactSet c = pair_of(scene.detect(), hull, lid);
+  ASSERT_FALSE(c.empty());
+  for (const ContactPoint& p : c) EXPECT_LT(p.phi, 0);
 }
 
 // A non-convex mesh goes through FCL's BVH: on the ground (its hull's vertices) and resting on a

@@ -16,8 +16,10 @@
 #include "batch_commands.hpp"
 #include "contact/factory.hpp"
 #include "base/load_error.hpp"
+#include "sim/collision_filter.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/simulation.hpp"
+#include "sim/stepper.hpp"
 #include "solve.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_summary.hpp"
@@ -94,11 +96,18 @@ int check_urdf(const std::string& path, bool strict) {
 int command_check(const std::string& scene, bool strict) {
   if (scene.ends_with(".urdf") || scene.ends_with(".URDF")) return check_urdf(scene, strict);
   const World world = load_scene(scene, {strict});
+  // Everything `run` builds before its first step, so that what it would refuse is refused here.
+  try {
+    Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
+  } catch (const std::exception& e) {
+    throw LoadError(scene, 0, e.what());
+  }
   std::cout << scene << ": ok: scene '" << world.model.name << "', " << world.model.multibody.links.size()
             << " bodies, " << world.model.multibody.nv << " velocity coordinates, " << world.model.geometries.size()
             << " collision geometries, contact model " << world.model.physics.contact_model << ", "
             << world.model.warnings.size() << " warnings\n";
   for (const UrdfSummary& model : world.urdf_models) print_summary(std::cout, model);
+  std::cout << describe_collision_pairs(world.model);
   return 0;
 }
 
@@ -122,8 +131,16 @@ int command_run(const std::string& scene, bool strict, RunOptions options) {
             << "\noutput: " << options.out_dir
             << "/ (trajectory.csv, contacts.csv, stats.csv, summary.json, geometry.json); view it with: impetus view "
             << options.out_dir << '\n';
+  // The last line says how the run ended, and why when it did not end well.
+  std::cout << "status: " << report.status;
+  if (report.status == "unsolved")
+    std::cout << ": " << t.unsolved_steps << " of " << t.steps << " steps left unsolved (" << t.solver_failures
+              << " solver failures)";
+  if (!report.status_detail.empty()) std::cout << ": " << report.status_detail;
+  std::cout << '\n';
   if (report.status == "interrupted") return 128 + g_stop_signal;   // as a shell reports a signal: 130, 143
-  return report.status == "ok" ? 0 : 3;
+  if (report.status == "ok") return 0;
+  return report.status == "unsolved" ? 4 : 3;
 }
 
 }  // namespace
