@@ -50,7 +50,8 @@ class PairFilter {
     const std::uint64_t key = link_pair_key(la, lb);
     if (std::binary_search(included_.begin(), included_.end(), key)) return true;
     if (std::binary_search(excluded_.begin(), excluded_.end(), key)) return false;
-    if (filter_.exclude_parent_child && ((la >= 0 && parent(la) == lb) || (lb >= 0 && parent(lb) == la))) return false;
+    // (A root link's parent −1 is the world, not the ground, which is also −1.)
+    if (filter_.exclude_parent_child && la >= 0 && lb >= 0 && (parent(la) == lb || parent(lb) == la)) return false;
     return true;
   }
 

@@ -26,6 +26,8 @@ struct Case {
   std::string model;
 };
 
+void PrintTo(const Case& c, std::ostream* out) { *out << c.robot.name << " under " << c.model; }
+
 std::vector<Case> cases() {
   std::vector<Case> out;
   for (const corpus::Robot& r : corpus::robots())
