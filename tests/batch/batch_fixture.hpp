@@ -2,33 +2,16 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "../sim/temp_dir.hpp"
+#include "tests/tools/run_impetus.hpp"
 
 namespace impetus::test {
-
-struct Output {
-  int status;        // exit status; 128 + signal when killed
-  std::string text;  // stdout and stderr
-};
-
-inline Output run_impetus(const std::string& args) {
-  const std::string command = std::string(IMPETUS_BINARY_DIR) + "/impetus " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) text.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
-}
 
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -22,10 +22,9 @@
 #include "collision/collision_shape.hpp"
 #include "dynamics/kinematics.hpp"
 #include "sim/scene/scene_loader.hpp"
+#include "tests/sim/shared_corpus.hpp"
 
 namespace impetus::corpus {
-
-inline std::string corpus_dir() { return IMPETUS_SOURCE_DIR "/../shared/urdf-corpus"; }
 
 /// Height of a floating robot's lowest point above the ground at t = 0 (m): a drop of ~0.1 s.
 constexpr double kDropHeight = 0.05;
@@ -72,24 +71,6 @@ inline std::vector<Robot> robots() {
   }
   return out;
 }
-
-/// Sets ROS_PACKAGE_PATH for its lifetime.
-class ScopedPackagePath {
- public:
-  explicit ScopedPackagePath(const std::string& value) {
-    if (const char* old = std::getenv("ROS_PACKAGE_PATH")) old_ = old;
-    setenv("ROS_PACKAGE_PATH", value.c_str(), 1);
-  }
-  ~ScopedPackagePath() {
-    if (old_) setenv("ROS_PACKAGE_PATH", old_->c_str(), 1);
-    else unsetenv("ROS_PACKAGE_PATH");
-  }
-  ScopedPackagePath(const ScopedPackagePath&) = delete;
-  ScopedPackagePath& operator=(const ScopedPackagePath&) = delete;
-
- private:
-  std::optional<std::string> old_;
-};
 
 inline std::string scene_text(const Robot& r, double z, double duration, const std::string& model,
                               const std::string& extra = "") {

@@ -76,8 +76,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRobot, ::testing::ValuesIn(cases()), case
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusRobot);
 
 TEST(CorpusRobots, ArePresent) {
-  if (!std::filesystem::exists(corpus::corpus_dir() + "/MANIFEST.json"))
-    GTEST_SKIP() << "no URDF corpus at " << corpus::corpus_dir() << " (../shared is absent)";
+  SKIP_WITHOUT_URDF_CORPUS();
   EXPECT_GE(corpus::robots().size(), 15u);
 }
 

@@ -15,6 +15,7 @@
 #include "collision/mesh_io.hpp"
 #include "base/load_error.hpp"
 #include "temp_dir.hpp"
+#include "tests/sim/shared_corpus.hpp"
 
 namespace impetus {
 namespace {
@@ -22,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-const std::string kMeshes = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus/edge-cases/mesh_scale/meshes";
-const std::string kExpected = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus/edge-cases/EXPECTED.json";
+const std::string kMeshes = corpus::corpus_dir() + "/edge-cases/mesh_scale/meshes";
+const std::string kExpected = corpus::corpus_dir() + "/edge-cases/EXPECTED.json";
 
 // STL stores float32: coordinates carry a relative error of 2⁻²⁴ ≈ 6e-8.
 constexpr double kFloat32 = 1e-7;
@@ -75,6 +76,7 @@ LoadError refusal(const std::string& path, const Eigen::Vector3d& scale = Eigen:
 // --- the corpus's mesh edge cases ---------------------------------------------------------------------------
 
 TEST(MeshIo, CorpusEdgeCasesMatchTheirDerivedBoundsAndVolumes) {
+  SKIP_WITHOUT_URDF_CORPUS();
   const json meshes = json::parse(std::ifstream(kExpected))["edge-cases/mesh_scale"]["meshes"];
   ASSERT_EQ(meshes.size(), 4u);
   for (const auto& [name, e] : meshes.items()) {
@@ -99,6 +101,7 @@ TEST(MeshIo, CorpusEdgeCasesMatchTheirDerivedBoundsAndVolumes) {
 }
 
 TEST(MeshIo, BinaryStlWhoseHeaderSaysSolid) {
+  SKIP_WITHOUT_URDF_CORPUS();
   const std::string path = kMeshes + "/TETRA_SOLID_HEADER.STL";
   std::ifstream in(path, std::ios::binary);
   char head[5];

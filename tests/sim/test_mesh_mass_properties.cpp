@@ -12,6 +12,7 @@
 
 #include "collision/mass_properties.hpp"
 #include "collision/mesh_io.hpp"
+#include "tests/sim/shared_corpus.hpp"
 
 namespace impetus {
 namespace {
@@ -254,10 +255,11 @@ TEST(MeshClosure, HolesFlipsAndExtraSheets) {
 // --- the corpus's mesh inertials -------------------------------------------------------------------------------
 
 TEST(MassProperties, CorpusMeshInertialsAreTheUniformSolids) {
+  SKIP_WITHOUT_URDF_CORPUS();
   // edge-cases/mesh_scale: each link's <inertial> is the uniform solid filling its scaled collision
   // mesh (EXPECTED.json's note); the file prints 9 significant digits.
   constexpr double kPrinted9 = 1e-8;
-  const std::string dir = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus/edge-cases/mesh_scale/meshes/";
+  const std::string dir = corpus::corpus_dir() + "/edge-cases/mesh_scale/meshes/";
   struct Case { const char* file; Eigen::Vector3d scale; double mass; Eigen::Vector3d com; Eigen::Matrix3d I; };
   Eigen::Matrix3d I_box = Eigen::Vector3d(0.00354166667, 0.00104166667, 0.00416666667).asDiagonal();
   Eigen::Matrix3d I_cube = Eigen::Vector3d(0.833333333, 0.208333333, 0.708333333).asDiagonal();

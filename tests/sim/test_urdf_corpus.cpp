@@ -22,6 +22,7 @@
 #include "sim/urdf/urdf_summary.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
 #include "sim/xml/values.hpp"
+#include "tests/sim/shared_corpus.hpp"
 
 namespace impetus {
 namespace {
@@ -29,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-const std::string kCorpus = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus";
+const std::string kCorpus = corpus::corpus_dir();
 
 // Both parsers read the same decimal text into the nearest double: values agree exactly, and
 // quantities derived from them (rotations from rpy, urdfdom's quaternion round trip) to a few ulps.
@@ -98,20 +99,7 @@ std::string package_path_for(const json& model) {
   return path;
 }
 
-class ScopedPackagePath {
- public:
-  explicit ScopedPackagePath(const std::string& value) {
-    if (const char* old = std::getenv("ROS_PACKAGE_PATH")) old_ = old;
-    setenv("ROS_PACKAGE_PATH", value.c_str(), 1);
-  }
-  ~ScopedPackagePath() {
-    if (old_) setenv("ROS_PACKAGE_PATH", old_->c_str(), 1);
-    else unsetenv("ROS_PACKAGE_PATH");
-  }
-
- private:
-  std::optional<std::string> old_;
-};
+using corpus::ScopedPackagePath;
 
 const char* kind_name(UrdfGeometry::Kind kind) {
   switch (kind) {
@@ -130,7 +118,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 TEST(UrdfCorpus, IsPresent) {
-  ASSERT_TRUE(fs::exists(kCorpus + "/MANIFEST.json")) << "URDF corpus not found at " << kCorpus;
+  SKIP_WITHOUT_URDF_CORPUS();
   EXPECT_EQ(model_names().size(), 33u);
 }
 
@@ -472,6 +460,7 @@ TEST(UrdfCorpus, StrictRefusesTheModelsTheDefaultRepairs) {
   // URDF's file and a line.
   const std::set<std::string> expected = {"anymal_c", "allegro_right", "pr2", "xarm6_gripper", "hyq",
                                           "edge-cases/inertial_rpy", "widowx"};
+  SKIP_WITHOUT_URDF_CORPUS();
   std::set<std::string> refused;
   for (const std::string& name : model_names()) {
     const json& model = manifest_entry(name);
@@ -488,7 +477,7 @@ TEST(UrdfCorpus, StrictRefusesTheModelsTheDefaultRepairs) {
       EXPECT_GT(e.line(), 0);
     }
   }
-  if (model_names().empty()) GTEST_SKIP() << "URDF corpus not found at " << kCorpus;
+  SKIP_WITHOUT_URDF_CORPUS();
   EXPECT_EQ(refused, expected);
 }
 

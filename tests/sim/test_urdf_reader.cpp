@@ -17,6 +17,7 @@
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
 #include "temp_dir.hpp"
+#include "tests/sim/shared_corpus.hpp"
 
 namespace impetus {
 namespace {
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-const std::string kCorpus = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus";
+const std::string kCorpus = corpus::corpus_dir();
 const std::string kEdge = kCorpus + "/edge-cases";
 
 // EXPECTED.json prints 12 significant digits.
@@ -107,6 +108,7 @@ TEST(InertiaRepair, AJointMovingOnlyABareFrameGetsTheFloorOrIsRefusedWhenStrict)
 // --- edge cases -------------------------------------------------------------------------------------------
 
 TEST(UrdfEdgeCases, InertialFrameRotationIntoTheLinkFrame) {
+  SKIP_WITHOUT_URDF_CORPUS();
   const json e = expected()["edge-cases/inertial_rpy"];
   const UrdfModel urdf = read_urdf(kEdge + "/inertial_rpy/inertial_rpy.urdf", {});
   const UrdfLink& body = urdf.links[urdf.find_link("tilted_body")];
@@ -133,6 +135,7 @@ TEST(UrdfEdgeCases, InertialFrameRotationIntoTheLinkFrame) {
 }
 
 TEST(UrdfEdgeCases, InertialRpyEdgeCaseBreaksTheTriangleInequality) {
+  SKIP_WITHOUT_URDF_CORPUS();
   // Its tilted body has principal moments ≈ (0.0199, 0.0500, 0.0801): 0.0199 + 0.0500 < 0.0801, a
   // tensor no mass distribution has. Strict: refused at the <inertia> line. By default: repaired by the
   // smallest change of its principal moments (inertia_checks.hpp (4)) with a warning at that line.
@@ -177,6 +180,7 @@ TEST(UrdfEdgeCases, InertialRpyEdgeCaseBreaksTheTriangleInequality) {
 }
 
 TEST(UrdfEdgeCases, MimicContinuousJointsAndDynamics) {
+  SKIP_WITHOUT_URDF_CORPUS();
   const json e = expected()["edge-cases/mimic_continuous"];
   const UrdfModel urdf = read_urdf(kEdge + "/mimic_continuous/mimic_continuous.urdf", {});
   const auto mimic = [&](const char* name) { return urdf.joints[urdf.find_joint(name)].mimic; };
@@ -206,6 +210,7 @@ TEST(UrdfEdgeCases, MimicContinuousJointsAndDynamics) {
 }
 
 TEST(UrdfEdgeCases, PackageUriResolvesThroughRosPackagePath) {
+  SKIP_WITHOUT_URDF_CORPUS();
   const json e = expected()["edge-cases/package_uri"];
   const std::string file = kEdge + "/package_uri/impetus_edge_pkg/urdf/package_uri.urdf";
   const std::string root = kEdge + "/package_uri";
@@ -245,6 +250,7 @@ TEST(UrdfEdgeCases, PackageUriResolvesThroughRosPackagePath) {
 }
 
 TEST(UrdfEdgeCases, FloatingAndPlanarJoints) {
+  SKIP_WITHOUT_URDF_CORPUS();
   // floating_planar: a free body on a floating joint from the world (its own tree) and a puck on a
   // planar joint (normal z, origin (2, 0, 0.025)). The puck's coordinates are (x, y, θ) in its plane:
   // M's block is diag(m, m, I_zz) (its centre of mass on the turning axis), and as gravity is normal

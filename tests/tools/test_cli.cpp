@@ -1,31 +1,19 @@
 // The impetus program as a user meets it: exit codes and messages for good and bad input.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "tests/tools/run_impetus.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Output {
-  int status;
-  std::string text;  // stdout and stderr
-};
-
-Output run_impetus(const std::string& args) {
-  const std::string command = std::string(IMPETUS_BINARY_DIR) + "/impetus " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) text.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), text};
-}
+using impetus::test::Output;
+using impetus::test::run_impetus;
 
 fs::path scratch() {
   const fs::path dir = fs::temp_directory_path() / ("impetus-cli-" + std::to_string(::getpid()));
@@ -39,15 +27,7 @@ fs::path write(const std::string& name, const std::string& text) {
   return p;
 }
 
-const char* kGood = R"(<scene name="cli_box">
-  <physics dt="0.001" duration="0.05" contact_model="stewart_trinkle" mu="0.5"/>
-  <ground/>
-  <body name="box" mass="1">
-    <origin xyz="0 0 0.25" rpy="0 0 0"/>
-    <collision><geometry><box size="0.5 0.5 0.5"/></geometry></collision>
-  </body>
-</scene>
-)";
+const std::string kGood = impetus::test::resting_box_scene("cli_box", "0.05");
 
 TEST(Cli, ModelsListsStewartTrinkle) {
   const Output o = run_impetus("models");

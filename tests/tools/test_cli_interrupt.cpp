@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/tools/run_impetus.hpp"
+
 extern char** environ;
 
 namespace {
@@ -23,15 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Long enough that no machine finishes it before the signal (a box resting on the ground for 10⁵ steps).
-const char* kLong = R"(<scene name="cli_long">
-  <physics dt="0.001" duration="100" contact_model="stewart_trinkle" mu="0.5"/>
-  <ground/>
-  <body name="box" mass="1">
-    <origin xyz="0 0 0.25" rpy="0 0 0"/>
-    <collision><geometry><box size="0.5 0.5 0.5"/></geometry></collision>
-  </body>
-</scene>
-)";
+const std::string kLong = impetus::test::resting_box_scene("cli_long", "100");
 
 constexpr long kTotalSteps = 100000;
 constexpr double kDt = 0.001;
