@@ -2,7 +2,10 @@
 // models, as a markdown table: status, solver failures and fallbacks, max penetration, energy rise
 // (max of E − E₀ − W, sim/divergence.hpp) and wall time of the stepping.
 //
-//   build/bench/bench_corpus_robots [--duration S] [--robot NAME] [--model NAME]
+//   build/bench/bench_corpus_robots [--duration S] [--robot NAME] [--model NAME] [--dump-problems DIR]
+//
+// --dump-problems writes every step's contact problems (contact/dump/) to DIR/ROBOT_MODEL, for
+// `impetus solve` to replay the ones a model failed on.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -14,13 +17,14 @@
 int main(int argc, char** argv) {
   using namespace impetus;
   double duration = 2.0;
-  std::string only_robot, only_model;
+  std::string only_robot, only_model, dump_dir;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--duration")) duration = std::stod(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--robot")) only_robot = argv[i + 1];
     else if (!std::strcmp(argv[i], "--model")) only_model = argv[i + 1];
+    else if (!std::strcmp(argv[i], "--dump-problems")) dump_dir = argv[i + 1];
     else {
-      std::fprintf(stderr, "usage: %s [--duration S] [--robot NAME] [--model NAME]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--duration S] [--robot NAME] [--model NAME] [--dump-problems DIR]\n", argv[0]);
       return 2;
     }
   }
@@ -45,6 +49,7 @@ int main(int argc, char** argv) {
       }
       RunOptions options;
       options.out_dir = "/tmp/bench_corpus_robots/" + world.model.name + "_" + model;
+      if (!dump_dir.empty()) options.dump_problems_dir = dump_dir + "/" + robot.name + "_" + model;
       const RunReport r = run_simulation(world, options);
       const RunTotals& t = r.totals;
       std::printf("| %s | %s | %s | %s | %ld | %ld | %.3g | %.3g | %.4g | %.2f |\n", robot.name.c_str(),
