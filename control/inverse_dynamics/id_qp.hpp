@@ -35,20 +35,34 @@
 //
 // The budget [mine]. The twin forward model (max_dissipation.hpp MD4–MD5, seed 002) caps phase II's normal
 // impulses by κ = Σ p_N of its frictionless phase I at the applied τ; seed 004's Stage I has no such cap,
-// and without it the ID buys friction with normal impulse the simulator never applies (on the leg of
-// tests/control, sliding at 0.05 m/s with μ = 0.2, it predicts p_N = 0.086 N·s where the simulator
-// applies 0.081 and misses q̇_des by 9 mm/s). So Stage I carries the same budget,
-//   Σ p_N ≤ κ(τ),   κ(τ) = Σ LCP(N v*(τ) + φ/dt, N M⁻¹Nᵀ),   v*(τ) = v* + M⁻¹Pᵀτ           (QP4)
-// (phase I of max_dissipation, MD2, at the τ being computed). κ depends on the τ it shapes, so it is
-// found by fixed-point iteration: κ₀ from the ID's own frictionless problem (the LCP of (QP1) without
-// friction), then Stage I with κ_k → τ_k → κ_{k+1} = κ(τ_k), until |κ_{k+1} − κ_k| ≤ kBudgetTolerance·κ
-// (at most kBudgetIterations; otherwise the last iterate stands and the call counts a fallback).
+// and without it the ID buys friction with normal impulse the simulator never applies. κ depends on
+// the τ being computed; iterating on its value (κ_k → τ_k → κ_{k+1}) diverges on the quadruped (κ
+// falls each round until Stage I is infeasible). On phase I's active set A, though, κ is affine in z:
+//   κ(z) = κ_c + gᵀz,  κ_c = −uᵀ(N_A v_c + φ_A/dt),  gᵀ = −uᵀ N_A M⁻¹Pᵀ T_τ B,  u = (N_A M⁻¹N_Aᵀ)⁻¹1  (QP5)
+// (phase I's LCP solved on A, with v*(τ) = v_c + M⁻¹Pᵀ T_τ B z by ID2–ID3). The iteration is over A:
+// start from the active set of the ID's frictionless impulses (at their τ the forward phase I has the
+// same solution, so z = those impulses meets (QP5) with equality: Stage I is feasible), solve, run
+// phase I at the new τ, and stop when its active set is A (at most kBudgetIterations; else Fallback).
 //
-// Right inverse: at fixed τ the forward phase II is (QP1) with M⁻¹ for K; both have the stationarity
-// condition B ᵀJ v⁺ + multipliers = 0, and with the same budget the ID's point satisfies the forward
-// program's optimality conditions whenever the non-penetration rows need no multiplier of their own
-// (where the budget binds, it carries it). The tests measure how close the two come.
+// Stage I as an equilibrium (QP6) [mine]. The right inverse needs z to be the forward phase II's
+// optimum at τ(z): its KKT conditions with τ held fixed, where the rows' gradients are those of the
+// forward program (N M⁻¹JᵀB for non-penetration, −1 on p_N for the budget), not of the ID's:
+//   ⎡ H           −F_Nᵀ  −A_μᵀ   1_N      ⎤ ⎡ z   ⎤   ⎡ c            ⎤
+//   ⎢ A_N           0      0      0       ⎥ ⎢ y_N ⎥ + ⎢ N v_c + φ/dt ⎥  ⊥ ≥ 0,   F_N = N M⁻¹JᵀB  (QP6)
+//   ⎢ A_μ           0      0      0       ⎥ ⎢ y_μ ⎥   ⎢ 0            ⎥
+//   ⎣ gᵀ − 1_Nᵀ     0      0      0       ⎦ ⎣ y_b ⎦   ⎣ κ_c          ⎦
+// With y_N = y_b = 0 it is (QP2) without the budget, the convex program. It is not monotone (F_N ≠ A_N,
+// g ≠ 0), so Lemke may end on a ray; then the convex program with the same rows (the ID's gradients,
+// F_N → A_N and 1_N → 1_N − g: monotone, always solved) stands, which is the right inverse only where
+// y_N = y_b = 0 (the tests measure how close it comes).
+//
+// Stage II keeps (QP6) along W (QP7): where y_N or y_b > 0, every row binding with a positive
+// multiplier stays binding and every z_i with a positive reduced cost stays 0 (rows added to cᵀ in
+// W's definition); the budget row of (QP3) is (QP5); and the result's τ is checked against phase I
+// itself (the budget is affine only on A): Σ p_N ≤ κ(τ), else Stage I stands (a fallback).
 #pragma once
+
+#include <vector>
 
 #include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/friction_edges.hpp"
@@ -67,8 +81,8 @@ struct IdQpOptions {
 /// What the last call did, stage by stage.
 struct IdQpReport {
   int nullspace_dimension = 0;       // dim W of (QP3)
-  int budget_iterations = 0;         // fixed-point iterations of (QP4)
-  double kappa = 0;                  // κ of (QP4) (N·s)
+  int budget_iterations = 0;         // iterations over phase I's active set (QP5)
+  double kappa = 0;                  // κ(τ) of phase I at the final iterate (N·s)
   bool stage_two_run = false, stage_two_accepted = false;
   int stage_one_pivots = 0, stage_two_pivots = 0;
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
@@ -82,19 +96,22 @@ class IdQp final : public InverseDynamicsSolver {
   const IdQpReport& last_report() const { return report_; }
 
  private:
-  /// Stage I (QP2) with the budget Σ p_N ≤ κ (κ = ∞: none); z: (nz).
-  LemkeResult stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, double kappa, Eigen::VectorXd& z);
-  /// κ(τ) of (QP4) for the actuator impulse τ.
-  double phase_one_budget(const ContactProblem& cp, const Eigen::VectorXd& tau);
-  bool stage_two(const Eigen::VectorXd& c, double kappa, Eigen::VectorXd& z, SolverStatistics& stats);
+  /// κ(z) = κ_c + gᵀz of (QP5) on phase I's active set.
+  void linearize_budget(const ContactProblem& cp, const std::vector<char>& active);
+  /// Stage I, the equilibrium LCP (QP6); z: (nz).
+  LemkeResult stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z);
+  /// The forward phase I at the actuator impulse τ: κ(τ) = Σ p^I and its active set.
+  double phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std::vector<char>& active);
+  bool stage_two(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z, SolverStatistics& stats);
 
   IdQpOptions options_;
   LemkeSolver lemke_;
   ActuatedElimination elimination_;
   FrictionEdges edges_;
   IdQpReport report_;
-  Eigen::MatrixXd H_, DB_, A_;
-  Eigen::VectorXd q_, x_, p_;
+  Eigen::MatrixXd H_, DB_, F_N_, A_;
+  Eigen::VectorXd q_, x_, p_, g_;
+  double kappa_c_ = 0;
 };
 
 }  // namespace impetus

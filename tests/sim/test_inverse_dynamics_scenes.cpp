@@ -33,6 +33,11 @@ constexpr double kJointVelocityTolerance = 1e-4;
 // Predicted normal impulses against the simulator's: 1 % (the issue), where they are unique.
 constexpr double kNormalImpulseRelative = 0.01;
 
+// The forward max_dissipation solved to its interior point's tightest tolerances: at the default 1e-8
+// (relative to its scaled problem) a foot's p_N is off by ~4e-6 N·s on this robot (measured against
+// the same solve at 1e-12: 0.0240464 vs 0.0240423 N·s), which its 1e-6 kg·m² links turn into 1e-3 rad/s.
+const char* const kMaxDissipation = R"(<max_dissipation friction="pyramid" tolerance="1e-12" gap_tolerance="1e-14"/>)";
+
 struct Twin {
   std::string controller, model, model_options;
   double mu_infinity = 0;   // > 0: the scene's μ for this twin (μ = ∞ as max_dissipation sees it)
@@ -40,8 +45,8 @@ struct Twin {
 const Twin kTwins[] = {
     {"id_lcp_noslip", "no_slip", ""},
     {"id_lcp_coulomb", "stewart_trinkle", ""},
-    {"id_qp_coulomb", "max_dissipation", R"(<max_dissipation friction="pyramid"/>)"},
-    {"id_qp_noslip", "max_dissipation", R"(<max_dissipation friction="pyramid"/>)", 100.0},
+    {"id_qp_coulomb", "max_dissipation", kMaxDissipation},
+    {"id_qp_noslip", "max_dissipation", kMaxDissipation, 100.0},
 };
 bool is_noslip(const Twin& t) { return t.controller == "id_lcp_noslip" || t.controller == "id_qp_noslip"; }
 
@@ -125,12 +130,20 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
   const Twin& twin = kTwins[std::get<0>(GetParam())];
   const Case& c = kCases[std::get<1>(GetParam())];
   if (c.sliding && is_noslip(twin)) GTEST_SKIP() << "no-slip feet do not slide";
+  // Open (notes/id13.md): with four feet the budget binds (y_b > 0) and Lemke ends on a ray in the
+  // equilibrium (QP6) in some steps, so the convex stand-in misses q̇_target by up to 7e-4 rad/s; with
+  // μ_∞ = 100 two to four sticking feet diverge after ~10 steps. id_lcp_noslip: the hips' q̇_des moves
+  // front and hind feet apart, which no-slip feet cannot follow (a dependent tangent row whose target
+  // is not met), and the call does not yet detect it.
+  const std::string raised = c.raised;
+  if (twin.controller == "id_qp_coulomb" && raised.empty())
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb with four feet down: Lemke ray on (QP6) in some steps";
+  if (twin.controller == "id_qp_noslip" && raised != "LF RF LH")
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with 2-4 feet down diverges";
+  if (twin.controller == "id_lcp_noslip" && raised != "LF RF LH")
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_lcp_noslip with 2-4 feet down: q̇_des inconsistent with no-slip, undetected";
   // Known open failures (notes/id13.md): the QP variants' calls fail on the quadruped, and id_lcp_noslip
   // misses q̇_target with 2–4 feet down (1.8e-2 … 1.6e2 rad/s). Reported as skipped, not passed.
-  if (twin.controller == "id_qp_coulomb" || twin.controller == "id_qp_noslip")
-    GTEST_SKIP() << "KNOWN FAILURE, open: QP variants fail on the quadruped";
-  if (twin.controller == "id_lcp_noslip" && std::string(c.raised) != "LF RF LH")
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_lcp_noslip with 2-4 feet down misses q̇_target";
   // Sliding: gravity tilted by atan(0.3) ≈ 17° along x on μ = 0.1 ground; sticking: μ = 1, upright.
   // A sinusoid on the hips makes the support move (q̇_des ≠ 0).
   const World world = load_scene_string(
@@ -191,8 +204,8 @@ TEST_P(Variant, GripperHoldingFreeBoxesIsARightInverse) {
 TEST_P(Variant, StaticStanceCarriesTheWeight) {
   // Four feet down, holding the pose: from the first steps on, Σ predicted normal force = m g to 0.1 %.
   const Twin& twin = kTwins[GetParam()];
-  if (twin.controller == "id_qp_coulomb" || twin.controller == "id_qp_noslip")
-    GTEST_SKIP() << "KNOWN FAILURE, open: QP variants predict 21x the weight on the standing quadruped";
+  if (twin.controller == "id_qp_noslip")
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) on four feet diverges (notes/id13.md)";
   const World world = load_scene_string(quadruped_scene(twin, 1.0, "0 0 -9.81", "", R"(kp="100" kd="20")"), kSceneFile);
   Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
   State state = world.initial;
@@ -238,7 +251,8 @@ double max_torque_rate(const Twin& twin, const std::string& attributes) {
 }
 
 TEST(IndeterminateContact, StageTwoKeepsTorqueContinuous) {
-  GTEST_SKIP() << "KNOWN FAILURE, open: the QP variants fail on the quadruped, so τ is held (dτ/dt = 0 both ways)";
+  GTEST_SKIP() << "KNOWN FAILURE, open: measured Stage I 1.25e4 vs Stage II 1.25e4 N·m/s (ratio 1): on four feet "
+                  "the budget binds and Stage II's face is held by (QP7)'s binding rows (notes/id13.md)";
   // Four feet down: the impulses are indeterminate (12 components, rank 6). Stage I alone (Lemke) jumps
   // between optimal impulses from step to step; Stage II picks the least-‖τ‖ one, continuous in the state.
   const double stage_one = max_torque_rate(kTwins[2], R"(stage_two="false")");
