@@ -1,7 +1,21 @@
 // ID(t_i)_LCP,∞ (id_lcp_noslip.hpp, NS-ID1–NS-ID3).
 #include "control/inverse_dynamics/id_lcp_noslip.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 namespace impetus {
+namespace {
+
+// (NS-ID4): a dropped tangent row is met when its velocity is below this fraction of the problem's
+// velocity scale. Kept rows hold to principal pivoting's certificate (1e-9 relative) and a dropped row
+// is a combination of kept rows with coefficients of order one (FIND-INDICES keeps a row only when
+// sin²θ > τ_dep), so a consistent q̇_des leaves ~1e-9; an inconsistent one leaves the inconsistency
+// itself, orders above. 1e-6 separates the two.
+constexpr double kSlipTolerance = 1e-6;
+
+}  // namespace
 
 bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, const InverseDynamicsProblem& problem,
                                    InverseDynamicsSolution& solution) {
@@ -42,7 +56,25 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, c
     if (indices_.t_position[i] >= 0) solution.p_T[i] = lambda_G_[indices_.t_position[i]];
   }
   if (with_p_rows) solution.tau = lambda_G_.head(na);
-  return solution.stats.status != SolveStatus::Failed;
+  if (solution.stats.status == SolveStatus::Failed) return false;
+  // (NS-ID4): the tangent rows FIND-INDICES dropped must hold too. With the P rows in the factor a
+  // dropped row is a combination of kept rows whose targets include q̇_des, so it holds only when
+  // q̇_des is consistent with the sticking contacts (seed 004 App. E assumes homogeneous targets).
+  if (with_p_rows) {
+    double scale = problem.qd_des.size() > 0 ? problem.qd_des.cwiseAbs().maxCoeff() : 0.0;
+    scale = std::max({scale, v_f_.cwiseAbs().maxCoeff(), solution.v_plus.cwiseAbs().maxCoeff()});
+    double worst = 0;
+    for (int i = 0; i < nc; ++i)
+      worst = std::max({worst, std::abs(row_dot({&cp.S, i}, solution.v_plus)),
+                        std::abs(row_dot({&cp.T, i}, solution.v_plus))});
+    if (worst > kSlipTolerance * scale) {
+      solution.stats.status = SolveStatus::Failed;
+      solution.stats.message = "a sticking contact slips at " + std::to_string(worst) +
+                               " m/s under q̇_des (dependent tangent row not met)";
+      return false;
+    }
+  }
+  return true;
 }
 
 void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {

@@ -22,6 +22,11 @@
 // unique v⁺ is this one (the KKT points coincide), so P v⁺ = q̇_des; p_N is unique when the active
 // normal rows are independent.
 //
+// Dependent tangent rows (NS-ID4) [mine]: seed 004 App. E drops the rows FIND-INDICES rejects because a
+// homogeneous constraint c·v⁺ = 0 follows from the kept ones. With the P rows in the factor that is
+// false: a dropped row is a combination of kept rows that may include P rows with targets q̇_des ≠ 0
+// (two feet of a robot with prescribed joints: their distance is fixed by q̇_des, and no-slip demands
+// it be constant). So every S, T row is checked at v⁺, and a slip means q̇_des is inconsistent.
 // The §4.5 check (Eqs. 46–51) for inconsistent desired accelerations: (NS-ID3) is infeasible when
 // q̇_des demands a motion the no-slip contacts forbid (legs splaying while the feet stick). Principal
 // pivoting then marks rows infeasible (or fails); instead of the paper's min ‖P v⁺ − q̇_des‖ the call
