@@ -44,6 +44,25 @@ DesiredTrajectory DesiredTrajectory::generators(std::vector<JointSinusoid> joint
   return trajectory;
 }
 
+DesiredTrajectory DesiredTrajectory::from_samples(std::vector<double> t, Eigen::MatrixXd q, Eigen::MatrixXd qd,
+                                                  Eigen::MatrixXd qdd) {
+  const Eigen::Index rows = static_cast<Eigen::Index>(t.size());
+  if (rows == 0 || q.rows() != rows || qd.rows() != rows || qdd.rows() != rows || qd.cols() != q.cols() ||
+      qdd.cols() != q.cols())
+    throw std::invalid_argument("trajectory samples: t, q, qd, qdd must have the same rows and q, qd, qdd the same columns");
+  for (std::size_t i = 1; i < t.size(); ++i)
+    if (!(t[i] > t[i - 1])) throw std::invalid_argument("trajectory samples: t must increase strictly");
+  if (!q.allFinite() || !qd.allFinite() || !qdd.allFinite())
+    throw std::invalid_argument("trajectory samples: every value must be finite");
+  DesiredTrajectory trajectory;
+  trajectory.na_ = static_cast<int>(q.cols());
+  trajectory.t_ = std::move(t);
+  trajectory.q_ = std::move(q);
+  trajectory.qd_ = std::move(qd);
+  trajectory.qdd_ = std::move(qdd);
+  return trajectory;
+}
+
 DesiredTrajectory DesiredTrajectory::from_csv(const std::string& path, const std::vector<std::string>& joints) {
   std::ifstream in(path);
   if (!in) throw TrajectoryError(path, 0, "cannot open the trajectory file");

@@ -40,6 +40,10 @@ class DesiredTrajectory {
   static DesiredTrajectory generators(std::vector<JointSinusoid> joints);
   /// Reads the CSV table of `path` for the named joints; throws TrajectoryError.
   static DesiredTrajectory from_csv(const std::string& path, const std::vector<std::string>& joints);
+  /// A table of given samples (rows × na each; t strictly increasing), read as a file's table with
+  /// .qd and .qdd columns: exact at the rows, linear between them. Throws std::invalid_argument.
+  static DesiredTrajectory from_samples(std::vector<double> t, Eigen::MatrixXd q, Eigen::MatrixXd qd,
+                                        Eigen::MatrixXd qdd);
 
   int size() const { return na_; }
   /// q_des, q̇_des, q̈_des (each na) at time t.
