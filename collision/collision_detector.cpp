@@ -7,7 +7,7 @@
 //                   (rebuilt only when they are moved); candidates = movable × movable ∪ movable ×
 //                   immovable, filtered (PairFilter), sorted by geometry index.
 //   3. narrow phase per geometry a in index order: its ground contacts (closed form,
-//                   ground_contacts.hpp), then its pairs (a, b > a): convex pairs by FCL's queries
+//                   ground_contacts.hpp, or the height map's, height_field.hpp), then its pairs (a, b > a): convex pairs by FCL's queries
 //                   and the manifold builder (manifold.hpp), pairs with a non-convex mesh by FCL alone
 //                   (fcl_adapter.hpp); each pair's points reduced (contact_reduction.hpp).
 // A = the lower geometry index, B = the higher one, or the ground. Every buffer of ours is reused
@@ -76,6 +76,7 @@ struct CollisionDetector::Impl {
   PairFilter filter;
   double margin;
   bool has_ground;
+  std::shared_ptr<const HeightField> terrain;   // the ground's height map, or null: the plane
 
   // Per geometry (immutable after construction).
   std::vector<int> link;
@@ -99,7 +100,8 @@ struct CollisionDetector::Impl {
   ManifoldBuilder manifold;
   ContactReducer reducer;
 
-  explicit Impl(const CollisionFilter& f) : filter(f), margin(f.margin), has_ground(f.has_ground) {}
+  explicit Impl(const CollisionFilter& f)
+      : filter(f), margin(f.margin), has_ground(f.has_ground), terrain(f.has_ground ? f.terrain : nullptr) {}
 
   void place(int g, const std::vector<Eigen::Isometry3d>& X_WL) {
     X_WG[g] = X_WL[link[g]] * X_LG[g];
@@ -132,14 +134,20 @@ struct CollisionDetector::Impl {
       c.n_W = p.n_W;
       c.phi = p.phi;
       c.feature = p.feature;
+      c.mu = p.mu;
       contacts.push_back(c);
     }
   }
 
   void ground_pair(int a, ContactSet& contacts) {
-    if (!has_ground || !posed[a] || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > margin) return;
+    const double top = terrain ? std::max(0.0, terrain->max_height()) : 0.0;
+    if (!has_ground || !posed[a] || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > top + margin) return;
     points.clear();
-    if (shape[a].convex) {
+    if (terrain && shape[a].convex) {
+      height_field_contacts(*terrain, shape[a].convex_shape, X_WG[a], margin, points);
+    } else if (terrain) {
+      height_field_contacts(*terrain, shape[a].ground_points, X_WG[a], margin, points);
+    } else if (shape[a].convex) {
       ground_contacts(shape[a].convex_shape, X_WG[a], margin, points);
     } else {
       ground_contacts(shape[a].ground_points, X_WG[a], margin, points);

@@ -7,6 +7,7 @@
 
 #include "collision/contact_set.hpp"
 #include "collision/geometry.hpp"
+#include "collision/height_field.hpp"
 
 namespace impetus {
 
@@ -27,6 +28,8 @@ struct CollisionFilter {
   std::vector<LinkPair> included;           // pairs tested whatever the rules above say (<include>)
   double margin = 0.005;                    // m: separated pairs closer than this are reported
   bool has_ground = false;                  // the plane z = 0 with normal +z
+  std::shared_ptr<const HeightField> terrain;   // when set (with has_ground): the ground is this height map
+                                                // on its rectangle and the plane beyond it
 };
 
 class CollisionDetector {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <limits>
 #include <vector>
 
 namespace impetus {
@@ -18,6 +19,10 @@ struct ContactPoint {
   Eigen::Vector3d n_W = Eigen::Vector3d::UnitZ();  // unit normal, from B towards A
   double phi = 0;                           // signed gap (m)
   int feature = 0;                          // stable id of this point within its pair (warm starts)
+  /// The ground surface's Coulomb μ at this point: a height map's cell (collision/height_field.hpp). NaN
+  /// for every other contact, whose μ is its pair's (<contact>, <ground mu>, <physics mu>). A <contact>
+  /// naming the pair overrides it.
+  double mu = std::numeric_limits<double>::quiet_NaN();
 };
 
 using ContactSet = std::vector<ContactPoint>;

@@ -5,6 +5,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 
 namespace impetus {
 
@@ -15,6 +16,8 @@ struct PairContact {
   Eigen::Vector3d n_W = Eigen::Vector3d::UnitZ();
   double phi = 0;
   int feature = 0;
+  double mu = std::numeric_limits<double>::quiet_NaN();   // the ground's μ at this point (a height map's
+                                                          // cell); NaN: the pair's (ContactPoint::mu)
 };
 
 /// A feature id: a non-negative int that depends only on the integers that name the point's

@@ -33,7 +33,10 @@ int movable_tree(const WorldModel& model, int link) {
   return model.multibody.trees[t].nv > 0 ? t : -1;
 }
 
-void pair_friction(const WorldModel& model, int link_a, int link_b, double& mu, double& mu_viscous) {
+/// A contact's friction: its pair's <contact>, else the ground's surface μ at the point (a height map's
+/// cell, ContactPoint::mu), else <ground> or <physics>.
+void pair_friction(const WorldModel& model, const ContactPoint& c, double& mu, double& mu_viscous) {
+  const int link_a = c.link_a, link_b = c.link_b;
   for (const PairMaterial& m : model.pair_materials) {
     if ((m.link_a == link_a && m.link_b == link_b) || (m.link_a == link_b && m.link_b == link_a)) {
       mu = m.mu;
@@ -42,7 +45,7 @@ void pair_friction(const WorldModel& model, int link_a, int link_b, double& mu, 
     }
   }
   const bool ground = link_a == kGround || link_b == kGround;
-  mu = ground ? model.ground_mu : model.physics.mu;
+  mu = ground ? (std::isnan(c.mu) ? model.ground_mu : c.mu) : model.physics.mu;
   mu_viscous = ground ? model.ground_mu_viscous : model.physics.mu_viscous;
 }
 
@@ -175,7 +178,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       add_link(c.link_a, +1.0);
       add_link(c.link_b, -1.0);  // same link on both sides (self-contact) sums to the relative Jacobian
       P.phi[r] = c.phi;
-      pair_friction(model, c.link_a, c.link_b, P.mu[r], P.mu_viscous[r]);
+      pair_friction(model, c, P.mu[r], P.mu_viscous[r]);
       P.keys[r] = {c.geom_a, c.geom_b, c.feature};
       if (auto it = previous.find(P.keys[r]); it != previous.end()) {
         P.p_N_guess[r] = it->second[0];

@@ -110,7 +110,8 @@ void EcpAssembly::assemble(const State& state, StepData& data) const {
     P.q.resize(0);
     P.q_offsets.clear();
   }
-  if (!model_.has_ground) return;
+  // On a height map the ground is no plane: ECP bodies keep the collision stage's point contacts.
+  if (!model_.has_ground || model_.terrain) return;
   const double dt = data.problems.empty() ? model_.physics.dt : data.problems.front().dt;
 
   // The previous step's solutions, by body: the warm starts (StepData::results is overwritten later).

@@ -54,6 +54,7 @@ CollisionFilter collision_filter(const WorldModel& model) {
   for (const IncludedPair& p : c.included) filter.included.push_back({p.link_a, p.link_b});
   filter.margin = c.margin;
   filter.has_ground = model.has_ground;
+  filter.terrain = model.terrain;
   return filter;
 }
 

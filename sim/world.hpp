@@ -3,10 +3,12 @@
 
 #include <Eigen/Dense>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "collision/geometry.hpp"
+#include "collision/height_field.hpp"
 #include "contact/contact_model.hpp"
 #include "control/actuation.hpp"
 #include "control/controller.hpp"
@@ -96,6 +98,7 @@ struct WorldModel {
   MultibodyModel multibody;                           // every body and robot link; link names are body IDs
   std::vector<Geometry> geometries;
   bool has_ground = false;                            // static plane z = 0, normal +z
+  std::shared_ptr<const HeightField> terrain;         // <ground><height_map>: the ground on its rectangle (null: none)
   double ground_mu = 0.5, ground_mu_viscous = 0.0;
   std::vector<PairMaterial> pair_materials;
   std::vector<RecordedJoint> recorded_joints;

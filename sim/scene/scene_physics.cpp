@@ -1,6 +1,10 @@
 // <physics>, <ground> and <contact>: run settings and friction of the scene.
 #include <set>
 
+#include <cmath>
+#include <stdexcept>
+
+#include "collision/hill_terrain.hpp"
 #include "contact/factory.hpp"
 #include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
@@ -60,11 +64,43 @@ void read_physics(const xml::Element& physics, WorldModel& model) {
   if (!p.model_options.count(p.contact_model)) check_model_options(physics, p.contact_model, {});
 }
 
+namespace {
+
+/// <ground><height_map …/>: seed 004's rough terrain (collision/hill_terrain.hpp), its defaults the paper's.
+std::shared_ptr<const HeightField> read_height_map(const xml::Element& e) {
+  e.allow_only({"size", "cell", "hills", "variance", "spread", "max_height", "mu_min", "mu_max", "seed"}, {});
+  HillTerrainParameters p;
+  p.size = e.positive_or("size", p.size);
+  p.cell = e.positive_or("cell", p.cell);
+  const double hills = e.positive_or("hills", p.hills);
+  if (hills != std::floor(hills) || hills > 1e7) e.fail_value("hills", "a whole number of hills, 1 … 10⁷");
+  p.hills = static_cast<int>(hills);
+  p.variance = e.positive_or("variance", p.variance);
+  p.spread = e.non_negative_or("spread", p.spread);
+  if (p.spread >= 1) e.fail_value("spread", "a relative spread in [0, 1)");
+  p.max_height = e.positive_or("max_height", p.max_height);
+  p.mu_min = e.non_negative_or("mu_min", p.mu_min);
+  p.mu_max = e.non_negative_or("mu_max", p.mu_max);
+  if (p.mu_max < p.mu_min) e.fail_value("mu_max", "a value ≥ mu_min");
+  const double seed = e.non_negative_or("seed", static_cast<double>(p.seed));
+  if (seed != std::floor(seed) || seed > 9007199254740992.0) e.fail_value("seed", "a whole number 0 … 2⁵³");
+  p.seed = static_cast<std::uint64_t>(seed);
+  if (p.size / p.cell > 1e4) e.fail_value("cell", "at most 10⁴ cells across the map");
+  try {
+    return std::make_shared<const HeightField>(make_hill_terrain(p));
+  } catch (const std::invalid_argument& error) {
+    e.fail(error.what());
+  }
+}
+
+}  // namespace
+
 void read_ground(const xml::Element& ground, WorldModel& model) {
-  ground.allow_only({"mu", "mu_viscous"}, {});
+  ground.allow_only({"mu", "mu_viscous"}, {"height_map"});
   model.has_ground = true;
   model.ground_mu = ground.non_negative_or("mu", model.physics.mu);
   model.ground_mu_viscous = ground.non_negative_or("mu_viscous", model.physics.mu_viscous);
+  if (const std::optional<xml::Element> map = ground.unique_child("height_map")) model.terrain = read_height_map(*map);
 }
 
 void read_contact(const xml::Element& contact, WorldModel& model) {
