@@ -115,6 +115,9 @@ TEST(ViewPage, InlinesEveryFileExactlyAndSafely) {
   EXPECT_TRUE(json::parse(element(html, "geometry.json")).is_null());   // invalid
   EXPECT_NE(err.str().find("stats.csv is missing"), std::string::npos) << err.str();
   EXPECT_NE(err.str().find("geometry.json is not valid JSON"), std::string::npos) << err.str();
+  // control.csv is written only for scenes with controllers: absent, it is null and not warned about.
+  EXPECT_TRUE(json::parse(element(html, "control.csv")).is_null());
+  EXPECT_EQ(err.str().find("control.csv"), std::string::npos) << err.str();
 }
 
 TEST(ViewPage, LargeFileStreamsThroughInChunksUnchanged) {

@@ -172,7 +172,8 @@ bool write_inline_page(const std::string& template_html, const fs::path& run_dir
     if (name.ends_with(".json")) {
       page << json_for_page(file, err);
     } else if (!fs::exists(file)) {
-      err << "impetus view: warning: " << file.string() << " is missing; the page shows the run without it\n";
+      if (!optional_view_file(name))
+        err << "impetus view: warning: " << file.string() << " is missing; the page shows the run without it\n";
       page << "null";
     } else {
       // Streamed through the escaper chunk by chunk: a CSV file is never held whole here.

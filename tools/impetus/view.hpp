@@ -29,7 +29,9 @@ namespace impetus {
 
 /// The files of a run folder the page reads, in the order they are inlined.
 inline const std::vector<std::string> kViewRunFiles = {"summary.json", "geometry.json", "trajectory.csv",
-                                                       "contacts.csv", "stats.csv"};
+                                                       "contacts.csv", "stats.csv",  "control.csv"};
+/// Files only some runs have (control.csv: scenes with controllers): absent, they are null without a warning.
+inline bool optional_view_file(const std::string& name) { return name == "control.csv"; }
 
 /// Largest total size of run files inlined into view.html (256 MiB: half of V8's longest string,
 /// leaving room for the JSON escapes and the copies the browser makes while parsing).

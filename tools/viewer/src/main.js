@@ -7,6 +7,7 @@
 //   bodies()                body ids, in trajectory.csv order
 //   bodyPose(id)            {p, q, v, w} shown for that body now (q as w, x, y, z)
 //   pointCounts             {plot: {series: number of points}}
+//   trackingFinite          with control.csv: every tracking-error point is finite (null: no such plot)
 //   contactsDrawn           {contacts, points, arrows, penetrating} of the shown frame
 //   instances               instance count per shape kind
 //   summary, warnings       summary.json as read; what the page could not use
@@ -78,6 +79,7 @@ async function start() {
     bodies: () => run.bodies.map((b) => b.id),
     bodyPose: (id) => viewer.bodyState(indexOf(id)),
     pointCounts: Object.fromEntries(Object.entries(viewer.plots).map(([k, p]) => [k, p.pointCounts()])),
+    trackingFinite: viewer.plots.tracking ? viewer.plots.tracking.series.every((s) => s.y.every(Number.isFinite)) : null,
     instances: viewer.bodies.counts(),
     summary: run.summary,
     renderer: gpu.name,

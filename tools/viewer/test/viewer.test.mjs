@@ -14,7 +14,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -256,6 +256,58 @@ test('impetus view --serve serves the run on 127.0.0.1 and stops on SIGINT', asy
   }
   const { code } = await exited;
   assert.equal(code, 0, 'the server stops cleanly on SIGINT');
+});
+
+test('a run without controllers has no torque or tracking plot', async () => {
+  const counts = await page.evaluate(() => window.impetusViewer.pointCounts);
+  assert.equal(counts.torque, undefined);
+  assert.equal(counts.tracking, undefined);
+});
+
+test('with control.csv, τ and tracking error are plotted per driven joint, one point per recorded step', async () => {
+  // The quadruped of models/quadruped held by joint PID on the ground (every one of its 12 joints is
+  // driven and recorded in trajectory.csv).
+  const dir = path.join(env.out, 'control');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const scene = path.join(dir, 'pid.xml');
+  const urdf = path.join(repo, 'models', 'quadruped', 'quadruped.urdf');
+  writeFileSync(scene, `<scene name="pid"><physics dt="0.001"/><ground/>
+  <model name="quad" urdf="${urdf}" base="floating"><origin xyz="0 0 0.2"/>
+    <controller type="pid" kp="5" kd="0.1"/></model></scene>`);
+  const out = path.join(dir, 'run');
+  run(env.bin, ['run', scene, '--duration', '0.05', '--out', out]);
+  run(env.bin, ['view', out]);
+  const rows = csvRows(path.join(out, 'control.csv'));
+  // trajectory.csv also has the initial state (t = 0); control.csv only the steps.
+  assert.equal(rows, csvRows(path.join(out, 'trajectory.csv')) - 1, 'control.csv records the steps trajectory.csv does');
+  const header = readFileSync(path.join(out, 'control.csv'), 'utf8').split('\n')[0].split(',');
+  const driven = header.filter((c) => c.endsWith('.tau')).map((c) => c.slice(0, -'.tau'.length));
+  assert.equal(driven.length, 12);
+  // Back to the offline file:// routing of before() (the --serve test routed to its server).
+  await browser.unroute('**/*');
+  await browser.setOffline(true);
+  await browser.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file://')) return route.continue();
+    networkAttempts.push(url);
+    return route.abort();
+  });
+  const viewed = await browser.newPage();
+  watch(viewed);
+  await viewed.goto(`file://${path.join(out, 'view.html')}`);
+  await waitReady(viewed);
+  const counts = await viewed.evaluate(() => window.impetusViewer.pointCounts);
+  // Every step's error is finite: each control.csv row found its frame of trajectory.csv.
+  const finite = await viewed.evaluate(() => window.impetusViewer.trackingFinite);
+  await viewed.close();
+  assert.equal(finite, true);
+  assert.deepEqual(Object.keys(counts.torque).sort(), [...driven].sort());
+  assert.deepEqual(Object.keys(counts.tracking).sort(), [...driven].sort());
+  for (const j of driven) {
+    assert.equal(counts.torque[j], rows, `τ of ${j}`);
+    assert.equal(counts.tracking[j], rows, `tracking error of ${j}`);
+  }
 });
 
 test('no console errors and no network requests over the whole session', () => {

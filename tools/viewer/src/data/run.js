@@ -10,6 +10,9 @@
 //                a, b (C) body indices (−1 ground, −2 an id not in trajectory.csv);
 //                p, n (C·3); gap φ (C) m; impulse (C·3) p_N, p_t1, p_t2 in N·s
 //   stats        t and one Float64Array per column of stats.csv (F)
+//   control      from control.csv (written only when the scene declares controllers), or null:
+//                t (R), joints [{name, qDes (R) rad or m, tau (R) N·m or N}], R its rows (the
+//                recorded steps, trajectory.csv's without its t = 0 row); status (text) is not plotted
 
 import { GrowableArray, LineSplitter, NumericTableReader, parseNumber, splitFields } from './csv.js';
 import { readJson, streamText } from './source.js';
@@ -164,6 +167,39 @@ function readContacts(run) {
   return { reader: splitter, finish };
 }
 
+/// control.csv: t, then per driven joint J "J.q_des", "J.qd_des", "J.tau", then per controller
+/// "MODEL.normal_force", "MODEL.status" (sim/control_recorder.hpp). Text fields (status) are skipped.
+function readControl(run) {
+  let time = -1, joints = [];
+  const t = new GrowableArray(Float64Array);
+  let bad = 0;
+  const splitter = new LineSplitter((line) => {
+    if (line.length === 0) return;
+    const fields = splitFields(line);
+    if (time < 0 && joints.length === 0) {
+      const names = fields.map((f) => f.trim());
+      time = names.indexOf('t');
+      if (time < 0) throw new Error('control.csv: no column "t" in the header');
+      names.forEach((name, c) => {
+        if (!name.endsWith('.q_des')) return;
+        const joint = name.slice(0, -'.q_des'.length);
+        const tau = names.indexOf(`${joint}.tau`);
+        if (tau >= 0) joints.push({ name: joint, qColumn: c, tauColumn: tau,
+          qDes: new GrowableArray(Float64Array), tau: new GrowableArray(Float64Array) });
+      });
+      return;
+    }
+    if (fields.length <= Math.max(time, ...joints.map((j) => Math.max(j.qColumn, j.tauColumn)))) { ++bad; return; }
+    t.push(parseNumber(fields[time]));
+    for (const j of joints) { j.qDes.push(parseNumber(fields[j.qColumn])); j.tau.push(parseNumber(fields[j.tauColumn])); }
+  });
+  const finish = () => {
+    if (bad) run.warnings.push(`control.csv: ${bad} malformed row(s) skipped`);
+    run.control = { t: t.view(), joints: joints.map((j) => ({ name: j.name, qDes: j.qDes.view(), tau: j.tau.view() })) };
+  };
+  return { reader: splitter, finish };
+}
+
 /// frameStart (F + 1) from the contacts' times: both files are written at the same recorded
 /// steps, so a contact's t equals a frame's t; a small tolerance absorbs the printing of t.
 function groupContactsByFrame(run) {
@@ -212,7 +248,7 @@ function groupContactsByFrame(run) {
 
 /// Loads every file of the run; onProgress(text) reports what is being read.
 export async function loadRun(doc, onProgress = () => {}) {
-  const run = { warnings: [], summary: null, geometry: null, stats: null, contacts: null };
+  const run = { warnings: [], summary: null, geometry: null, stats: null, contacts: null, control: null };
   run.summary = await readJson(doc, 'summary.json');
   run.geometry = await readJson(doc, 'geometry.json');
   if (!run.summary) run.warnings.push('summary.json is missing: the run may have been interrupted');
@@ -239,6 +275,14 @@ export async function loadRun(doc, onProgress = () => {}) {
   onProgress('stats.csv');
   if (await streamText(doc, 'stats.csv', stats.reader)) stats.finish();
   else run.warnings.push('stats.csv is missing: no per-step solver plots');
+
+  // control.csv exists only for scenes with controllers, which summary.json's "control" block names;
+  // asking the server for an absent file would log a 404 in the console.
+  if (!run.summary || run.summary.control) {
+    const control = readControl(run);
+    onProgress('control.csv');
+    if (await streamText(doc, 'control.csv', control.reader)) control.finish();
+  }
 
   run.dt = run.summary && Number.isFinite(run.summary.dt) && run.summary.dt > 0 ? run.summary.dt : null;
   return run;

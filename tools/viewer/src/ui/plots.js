@@ -209,7 +209,34 @@ export class Plot {
   }
 }
 
-/// The plots of a run: energy, contacts per step, solver iterations and fallbacks, penetration.
+const JOINT_COLORS = ['#1971c2', '#d9480f', '#2b8a3e', '#5f3dc4', '#c2255c', '#e67700', '#0c8599', '#495057'];
+
+/// Tracking error q_des − q per driven joint: q from trajectory.csv's joint of the same name at the
+/// frame of the same t (control.csv records the steps, trajectory.csv also the initial state); joints
+/// without a trajectory column are left out, rows without a frame are NaN (a gap).
+function trackingSeries(run) {
+  const c = run.control, times = run.times;
+  let spacing = Infinity;
+  for (let f = 1; f < times.length; ++f) spacing = Math.min(spacing, times[f] - times[f - 1]);
+  const tolerance = Number.isFinite(spacing) ? 0.25 * spacing : 1e-9;   // as contacts.csv's frames
+  const frame = new Int32Array(c.t.length);
+  for (let i = 0, f = 0; i < c.t.length; ++i) {
+    while (f + 1 < times.length && times[f + 1] <= c.t[i] + tolerance) ++f;
+    frame[i] = Math.abs(times[f] - c.t[i]) <= tolerance ? f : -1;
+  }
+  const series = [];
+  c.joints.forEach((j, k) => {
+    const recorded = run.joints.find((r) => r.name === j.name);
+    if (!recorded) return;
+    const e = new Float64Array(c.t.length);
+    for (let i = 0; i < e.length; ++i) e[i] = frame[i] >= 0 ? j.qDes[i] - recorded.q[frame[i]] : NaN;
+    series.push({ name: j.name, color: JOINT_COLORS[k % JOINT_COLORS.length], x: c.t, y: e });
+  });
+  return series;
+}
+
+/// The plots of a run: energy, contacts per step, solver iterations and fallbacks, penetration; with
+/// control.csv, the driven joints' τ and tracking error.
 export function createPlots(container, run, onSeek) {
   const times = run.times;
   const timeRange = [times[0], times[times.length - 1] > times[0] ? times[times.length - 1] : times[0] + 1];
@@ -241,6 +268,16 @@ export function createPlots(container, run, onSeek) {
     plots.penetration = new Plot(container, { ...common, title: 'Max penetration', unit: 'mm', includeZero: true, series: [
       { name: 'penetration', color: '#c2255c', x: stats.columns.t, y: mm },
     ] });
+  }
+  if (run.control && run.control.joints.length) {
+    const c = run.control;
+    plots.torque = new Plot(container, { ...common, title: 'Joint torque τ', unit: 'N·m | N', includeZero: true,
+      series: c.joints.map((j, k) => ({ name: j.name, color: JOINT_COLORS[k % JOINT_COLORS.length], x: c.t, y: j.tau })) });
+    const tracking = trackingSeries(run);
+    if (tracking.length) {
+      plots.tracking = new Plot(container, { ...common, title: 'Tracking error q_des − q', unit: 'rad | m',
+        includeZero: true, series: tracking });
+    }
   }
   return plots;
 }
