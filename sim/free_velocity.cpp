@@ -2,9 +2,30 @@
 
 #include "control/actuation.hpp"
 #include "dynamics/crba.hpp"
+#include "dynamics/free_body_rotation.hpp"
 #include "dynamics/rnea.hpp"
 
 namespace impetus {
+
+namespace {
+
+bool is_free_body(const MultibodyModel& mb, const Tree& tree) {
+  return tree.num_links == 1 && mb.links[tree.first_link].joint.type == JointType::Floating;
+}
+
+// A free body's ω* by the implicit midpoint rule (dynamics/free_body_rotation.hpp, (G1)) instead of the
+// explicit gyroscopic term in h: v = [v_WC; ω], M = diag(m·1, I_C) (dynamics/model.hpp), so the angular
+// rows of h are ω × I_C ω plus any other bias, which stays explicit in τ.
+void rotate_free_body_implicitly(const Tree& tree, const Eigen::MatrixXd& M, double dt, const State& state,
+                                 StepData& data) {
+  const Eigen::Matrix3d I_C = M.bottomRightCorner<3, 3>();
+  const Eigen::Vector3d omega = state.v.segment<3>(tree.v_offset + 3);
+  const Eigen::Vector3d tau = data.tau.segment<3>(tree.v_offset + 3) - data.h.segment<3>(tree.v_offset + 3) +
+                              omega.cross(I_C * omega);
+  data.v_star.segment<3>(tree.v_offset + 3) = implicit_midpoint_angular_velocity(I_C, omega, tau, dt);
+}
+
+}  // namespace
 
 void compute_free_velocity(const WorldModel& model, double dt, const State& state, const Eigen::VectorXd& tau_control,
                            StepData& data) {
@@ -29,6 +50,7 @@ void compute_free_velocity(const WorldModel& model, double dt, const State& stat
     data.v_star.segment(tree.v_offset, tree.nv) =
         data.M_llt[t].solve(data.multibody.M[t] * v +
                             dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
+    if (is_free_body(mb, tree)) rotate_free_body_implicitly(tree, data.multibody.M[t], dt, state, data);
   }
 }
 

@@ -3,6 +3,8 @@
 //
 //   M by CRBA, h by RNEA, τ = loads + <actuator>s (control/actuation.hpp) + τ_control,
 //   joint damping D implicit:  (M + dt·D) v* = M v + dt(τ − h)
+//   a free body's ω*: the gyroscopic torque implicit, by the midpoint rule (dynamics/free_body_rotation.hpp),
+//   which conserves its kinetic energy and |L| when torque-free
 #pragma once
 
 #include "sim/step_data.hpp"
