@@ -5,12 +5,14 @@
 //   impetus models
 //   impetus view RUN_DIR [--serve] [--port N]
 //   impetus batch | compare | models-compare   (batch_commands.hpp)
+//   impetus replay NAME [--controller C] [--terrain T] [--model M] [--duration S] [--out DIR] | --list  (replay.hpp)
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "batch_commands.hpp"
@@ -23,6 +25,7 @@
 #include "solve.hpp"
 #include "sim/urdf/urdf_parser.hpp"
 #include "sim/urdf/urdf_summary.hpp"
+#include "replay.hpp"
 #include "view.hpp"
 
 namespace {
@@ -190,6 +193,19 @@ int main(int argc, char** argv) {
   view->add_flag("--serve", serve, "serve the page on 127.0.0.1 instead (for runs too large to inline)");
   view->add_option("--port", port, "port for --serve (0: any free port)");
 
+  impetus::ReplayCommandOptions replay_options;
+  replay_options.models_dir = IMPETUS_MODELS_DIR;
+  if (const char* dir = std::getenv("IMPETUS_MODELS_DIR")) replay_options.models_dir = dir;
+  CLI::App* replay = app.add_subcommand("replay", "run a named benchmark replay of the papers; writes metrics.json");
+  replay->add_option("name", replay_options.request.name, "replay name (see --list)");
+  replay->add_flag("--list", replay_options.list, "list the replays: name, what, terrains, controllers");
+  replay->add_option("--controller", replay_options.request.controller, "controller (default: the replay's first)");
+  replay->add_option("--terrain", replay_options.request.terrain, "terrain (default: the replay's first)");
+  replay->add_option("--model", replay_options.request.contact_model, "contact model (default stewart_trinkle)");
+  replay->add_option("--duration", replay_options.request.duration, "simulated time in s (default: the paper's)")
+      ->check(CLI::NonNegativeNumber);
+  replay->add_option("--out", replay_options.out_dir, "output folder (default runs/replay/NAME)");
+
   const impetus::BatchCommands batch(app);
 
   CLI11_PARSE(app, argc, argv);
@@ -199,6 +215,7 @@ int main(int argc, char** argv) {
     if (check->parsed()) return command_check(scene, strict);
     if (solve->parsed()) return impetus::solve_command(solve_options, std::cout);
     if (view->parsed()) return impetus::view_command(run_dir, serve, port, std::cout, std::cerr);
+    if (replay->parsed()) return impetus::replay_command(replay_options, std::cout);
     return command_models();
   } catch (const impetus::LoadError& e) {
     std::cerr << e.what() << '\n';

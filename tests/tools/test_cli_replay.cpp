@@ -1,0 +1,71 @@
+// impetus replay (tools/impetus/replay.hpp): the list, a short LINKS stance replay writing metrics.json
+// beside the run files, the same replay twice giving the same files, and refusals of unknown names.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "tests/tools/run_impetus.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using impetus::test::run_impetus;
+
+fs::path scratch(const std::string& tag) {
+  const fs::path dir = fs::temp_directory_path() / ("impetus-replay-" + tag + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  return dir;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(CliReplay, ListNamesEveryReplayFirstOnItsLine) {
+  const auto out = run_impetus("replay --list");
+  ASSERT_EQ(out.status, 0) << out.text;
+  EXPECT_EQ(out.text.rfind("links_stance  ", 0), 0u) << out.text;
+  EXPECT_NE(out.text.find("\nlinks_trot  "), std::string::npos) << out.text;
+  EXPECT_NE(out.text.find("controllers id_qp_coulomb,"), std::string::npos) << out.text;
+}
+
+TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
+  // 0.2 s of LINKS standing under id_lcp_coulomb on stewart_trinkle: the ground carries the robot's weight
+  // and the twin prediction matches the simulator.
+  const fs::path a = scratch("a"), b = scratch("b");
+  const std::string args = "replay links_stance --controller id_lcp_coulomb --duration 0.2 --out ";
+  const auto run_a = run_impetus(args + a.string());
+  ASSERT_EQ(run_a.status, 0) << run_a.text;
+  ASSERT_EQ(run_impetus(args + b.string()).status, 0);
+  for (const char* file : {"replay.xml", "trajectory.csv", "summary.json", "control.csv", "metrics.json"})
+    ASSERT_TRUE(fs::exists(a / file)) << file;
+  EXPECT_EQ(read(a / "metrics.json"), read(b / "metrics.json"));
+  EXPECT_EQ(read(a / "trajectory.csv"), read(b / "trajectory.csv"));
+  const nlohmann::json m = nlohmann::json::parse(read(a / "metrics.json"));
+  EXPECT_EQ(m["controller"], "id_lcp_coulomb");
+  EXPECT_EQ(m["steps"], 200);
+  constexpr double kWeight = 4.8 * 9.81, kSettling = 0.01;   // standing still: the 1 %
+  EXPECT_NEAR(m["table5"]["normal_force_simulated_N"].get<double>(), kWeight, kSettling * kWeight);
+  constexpr double kTwin = 0.01;   // the 1 % between a controller and its twin model
+  EXPECT_LT(m["table5"]["normal_force_rel_error"].get<double>(), kTwin);
+  fs::remove_all(a);
+  fs::remove_all(b);
+}
+
+TEST(CliReplay, UnknownNamesAreRefused) {
+  for (const char* args : {"replay nothing", "replay links_stance --controller nope", "replay links_trot --terrain height_map"}) {
+    const auto out = run_impetus(args);
+    EXPECT_EQ(out.status, 1) << args << "\n" << out.text;
+    EXPECT_NE(out.text.find("one of:"), std::string::npos) << out.text;
+  }
+}
+
+}  // namespace
