@@ -47,6 +47,12 @@ constexpr int kCheckPeriod = 32;
 // A is handled column-sparse when at most this fraction of its entries are non-zero: below it the
 // indexed loop beats the dense, vectorised column sweep.
 constexpr double kSparseFraction = 0.25;
+// Diagonal spread max A_ii / min A_ii (over A_ii > 0) above which the problem is equilibrated (L9).
+// The floors above are relative to max|A_ij|: with a joint-limit row of a 5 g link next to contacts of a
+// 5 kg torso (the NAO humanoid: A_ii from 2e-9 to 1) every contact entry sits at 1e-8 and
+// kSingularPivot (1e-14) mistakes their 1e-6-conditioned block for singular. Below 1e3 the floors keep
+// 10 decades of margin, and scenes of comparable bodies are left bit for bit as they were.
+constexpr double kEquilibrationSpread = 1e3;
 // Gauss–Jordan declares G singular when a pivot falls below this fraction of max|G_ij|.
 constexpr double kSingularPivot = 1e-14;
 
@@ -302,7 +308,38 @@ bool LemkeSolver::refactor() {
 void LemkeSolver::extract(Eigen::VectorXd& z, double scale) const {
   z.setZero();
   for (int c = 0; c < k_; ++c)
-    if (cols_[c] < n_) z[cols_[c]] = std::max(0.0, xz_[c]) * scale;
+    if (cols_[c] < n_) z[cols_[c]] = std::max(0.0, xz_[c]) * scale * eq_[cols_[c]];
+}
+
+// (L9): s_i = 1/√A_ii on a positive diagonal; on a zero one (the λ rows of ST6) the geometric mean of
+// the row's and the column's largest scaled entries is brought to 1. Rounded to powers of two, so
+// that S A S is exact.
+void LemkeSolver::equilibrate() {
+  const int n = n_;
+  eq_.setOnes(n);
+  const auto power_of_two = [](double x) { return std::exp2(std::round(std::log2(x))); };
+  double d_min = kInf, d_max = 0;
+  for (int i = 0; i < n; ++i)
+    if (As_(i, i) > 0) {
+      d_min = std::min(d_min, As_(i, i));
+      d_max = std::max(d_max, As_(i, i));
+    }
+  if (!(d_max > kEquilibrationSpread * d_min)) return;
+  for (int i = 0; i < n; ++i)
+    if (As_(i, i) > 0) eq_[i] = power_of_two(1 / std::sqrt(As_(i, i)));
+  for (int i = 0; i < n; ++i) {
+    if (As_(i, i) > 0) continue;
+    double row = 0, col = 0;
+    for (int j = 0; j < n; ++j)
+      if (As_(j, j) > 0) {
+        row = std::max(row, std::abs(As_(i, j)) * eq_[j]);
+        col = std::max(col, std::abs(As_(j, i)) * eq_[j]);
+      }
+    const double size = row > 0 && col > 0 ? std::sqrt(row * col) : std::max(row, col);
+    if (size > 0) eq_[i] = power_of_two(1 / size);
+  }
+  As_.array().colwise() *= eq_.array();
+  As_.array().rowwise() *= eq_.transpose().array();
 }
 
 LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, double epsilon,
@@ -326,12 +363,13 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
   reserve(n);
   As_ = A;
   As_.diagonal().array() += epsilon;
+  equilibrate();
   double alpha = As_.cwiseAbs().maxCoeff();
   if (!(alpha > 0)) alpha = 1;
-  const double beta = q.lpNorm<Eigen::Infinity>();
+  const double beta = eq_.cwiseProduct(q).lpNorm<Eigen::Infinity>();
   As_ /= alpha;
-  qs_ = q / beta;
-  const double z_scale = beta / alpha;            // z = z_s·β/α
+  qs_ = eq_.cwiseProduct(q) / beta;
+  const double z_scale = beta / alpha;            // z = S z_s·β/α (L9)
 
   // A compressed-column copy when A is mostly zeros (a contact couples at most two bodies).
   const Eigen::Index nnz = (As_.array() != 0).count();

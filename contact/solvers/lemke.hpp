@@ -71,6 +71,15 @@
 //   iterative refinement polish x. A pivot costs O(n·k + k²) flops — O(nnz + k²) when A is
 //   mostly zeros, as for islands of many bodies, where A is also kept column-compressed.
 //
+// Equilibration (L9): when the positive diagonal of A spans more than three decades (a light link's
+//   joint limit next to a heavy body's contacts), the pivoting works on the equivalent
+//       LCP(S q, S A S),  z = S y,  S = diag(s) > 0,                                          (L9)
+//   (y ≥ 0 ⇔ z ≥ 0, S A S y + S q = S w), with s_i = 1/√A_ii, or for a zero diagonal the scale that
+//   brings its row and column to O(1). The tolerances of the pivoting, relative to max|A_ij|, then mean
+//   the same for every block; the certificate (L6) is still checked on the original A, q, z. In the
+//   scaled problem the covering vector e = 1 stands for S⁻¹1 in the original: another valid, positive
+//   covering vector (CPS §4.4), so the path (not the guarantee) differs from the unscaled one.
+//
 // No allocation once warm: every buffer is a member sized to the largest n seen.
 #pragma once
 
@@ -170,6 +179,7 @@ class LemkeSolver {
   double basis_residual();
   void refine();
   void extract(Eigen::VectorXd& z, double scale) const;
+  void equilibrate();
 
   LemkeOptions options_;
 
@@ -177,6 +187,7 @@ class LemkeSolver {
   int n_ = 0;
   Eigen::MatrixXd As_;          // (n×n)
   Eigen::VectorXd qs_;          // (n)
+  Eigen::VectorXd eq_;          // (n) S of (L9), powers of two; ones when not equilibrated
   bool sparse_ = false;         // A_s also held column-compressed below (mostly zeros)
   std::vector<int> col_start_, row_index_;   // (n+1), (nnz)
   std::vector<double> value_;                // (nnz)
