@@ -20,6 +20,11 @@ constexpr double kPivotRelative = 1e-10;
 // cancellation: an exact zero of the exact arithmetic (a duplicated row of A, a rank-deficient
 // block), which must not be pivoted on however large d is.
 constexpr double kCancellation = 1e-9;
+// The same on an equilibrated problem (L9). Its blocks are O(1) whatever the masses, and the friction
+// rows of many coplanar contacts on one body (rank ~3 per body) yield exact zeros that come out at
+// 1e-9 … 2e-9 of their terms: on the fallen NAO (tests/contact/data) such a pivot took the basis from
+// cond 1e2 to 1e9 and Lemke ended on a false ray (3 of its 6 saved failures); 1e-8 solves all six.
+constexpr double kCancellationEquilibrated = 1e-8;
 // Weight of the first-order error bound ε|G⁻¹||G||G⁻¹||·| of d, which grows with the conditioning of
 // the basis: an entry of d below kAmplified times it is not told from zero. The bound is
 // componentwise and pessimistic, hence a weight of one ulp; without it pivots of 1e-10 next to G⁻¹
@@ -85,6 +90,11 @@ bool invert_in_place(Eigen::Ref<Eigen::MatrixXd> a, std::vector<int>& perm, Eige
   for (int p = k - 1; p >= 0; --p)
     if (perm[p] != p) a.col(p).swap(a.col(perm[p]));
   return true;
+}
+
+/// The cancellation threshold of (L5) for the scaling S of (L9) (all ones: not equilibrated).
+double cancellation(const Eigen::VectorXd& s) {
+  return (s.array() == 1.0).all() ? kCancellation : kCancellationEquilibrated;
 }
 
 }  // namespace
@@ -196,7 +206,7 @@ void LemkeSolver::direction(Entering v) {
   h_.head(k).setZero();
   for (int a = 0; a < k; ++a)
     if (u_[a] != 0) h_.head(k).noalias() += u_[a] * Gi.col(a).cwiseAbs();
-  dz_scale_.head(k) += (kAmplified / kCancellation) * h_.head(k);
+  dz_scale_.head(k) += (kAmplified / cancellation(eq_)) * h_.head(k);
 
   // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W; and the magnitudes behind each dw_i.
   basis_columns_times(dz_, false);
@@ -431,8 +441,9 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
       if (rpos_[i] < 0) dmax = std::max(dmax, std::abs(dw_[i]));
     if (!std::isfinite(dmax)) { status = LemkeStatus::NumericalFailure; break; }
     const double floor = std::max(kPivotAbsolute, kPivotRelative * dmax);
-    auto blocks_w = [&](int i) { return rpos_[i] < 0 && dw_[i] > std::max(floor, kCancellation * dw_scale_[i]); };
-    auto blocks_z = [&](int c) { return dz_[c] > std::max(floor, kCancellation * dz_scale_[c]); };
+    const double cancel = cancellation(eq_);
+    auto blocks_w = [&](int i) { return rpos_[i] < 0 && dw_[i] > std::max(floor, cancel * dw_scale_[i]); };
+    auto blocks_z = [&](int c) { return dz_[c] > std::max(floor, cancel * dz_scale_[c]); };
     double theta = kInf;
     for (int i = 0; i < n; ++i)
       if (blocks_w(i)) theta = std::min(theta, std::max(xw_[i], 0.0) / dw_[i]);
