@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "base/load_error.hpp"
+#include "collision/collada_sizes.hpp"
 
 namespace impetus {
 namespace {
@@ -103,7 +104,9 @@ bool assimp_reads(const std::string& extension) {
 }
 
 Mesh read_mesh_with_assimp(const std::string& path, const std::string& extension) {
-  if (extension == ".glb") check_glb(path, file_bytes(path));  // the size is bounded by the caller
+  // The size is bounded by the caller; these formats declare sizes assimp allocates before reading.
+  if (extension == ".glb") check_glb(path, file_bytes(path));
+  if (extension == ".dae") check_collada_sizes(path, file_bytes(path));
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   return scene_mesh(importer, importer.ReadFile(path, kSteps), path, extension);
@@ -111,6 +114,7 @@ Mesh read_mesh_with_assimp(const std::string& path, const std::string& extension
 
 Mesh read_mesh_with_assimp_from_memory(const std::string& bytes, const std::string& extension, const std::string& path) {
   if (extension == ".glb") check_glb(path, bytes);
+  if (extension == ".dae") check_collada_sizes(path, bytes);
   Assimp::Importer importer;
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   const std::size_t dot = extension.find_first_not_of('.');

@@ -14,7 +14,8 @@
 // polygons are triangulated, points and lines dropped, identical vertices joined; a degenerate
 // triangle (repeated index) is dropped. Refused (LoadError, line 0, assimp's message): a file assimp
 // cannot read or finds invalid, a non-finite vertex, no triangles; a GLB whose stated lengths exceed
-// the file (checked before assimp sees it: assimp would allocate them).
+// the file, and a COLLADA file whose declared counts exceed its data (collada_sizes.hpp), both checked
+// before assimp sees them: assimp would allocate them.
 #pragma once
 
 #include <string>

@@ -1,0 +1,27 @@
+// The sizes a COLLADA file declares, checked against the data it holds before assimp reads it.
+//
+// Assimp's COLLADA parser reserves memory from declared counts before it reads the values they count:
+// <float_array count="N"> reserves N values, <triangles count="N"> with inputs up to offset o reserves
+// 3·N·(o + 1) indices, <vertex_weights count="N"> N entries. A 900-byte file claiming 10⁹ values made
+// it ask for 4 GB (tests/fuzz/dae/huge_count.dae, found by tools/fuzz.sh dae). A well-formed file holds
+// what it declares, so each declaration is bounded by what is written:
+//   *_array            count ≤ the values in its text
+//   triangles, lines   k·count·(o + 1) ≤ the indices in its <p> (k = 3, 2), o the largest <input offset>
+//   polylist           count ≤ the values of its <vcount>; Σ vcount·(o + 1) ≤ the indices in its <p>
+//   other primitives   count ≤ their <p> elements; o + 1 ≤ the indices in their <p> elements
+//   accessor           count·stride ≤ the values of every array in the file
+//   any other count, stride or offset attribute: ≤ the values of the whole file
+// (a value: a whitespace-separated token of text). Memory is then bounded by a constant times the
+// file's size. What is refused here assimp would refuse too, after the allocation ("expected more
+// values"). The file is parsed by tinyxml2 (its memory is linear in the file's size).
+#pragma once
+
+#include <string>
+
+namespace impetus {
+
+/// Refuses (LoadError at `path` and the element's line) a COLLADA document whose declared sizes exceed
+/// its data, or that is not well-formed XML.
+void check_collada_sizes(const std::string& path, const std::string& bytes);
+
+}  // namespace impetus
