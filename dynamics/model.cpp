@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "dynamics/integration.hpp"
+#include "dynamics/mimic.hpp"
 
 namespace impetus {
 
@@ -58,6 +59,9 @@ int MultibodyModel::add_tree(const std::string& name, std::vector<Link> tree_lin
     if (link.joint.type == JointType::Floating && link.parent >= 0)
       throw std::invalid_argument("add_tree: floating joint '" + link.joint.name + "' must attach to the world");
     if (link.parent >= 0) link.parent += tree.first_link;
+    if (link.joint.mimic >= tree.num_links)
+      throw std::invalid_argument("add_tree: joint '" + link.joint.name + "' mimics a link outside its tree");
+    if (link.joint.mimic >= 0) link.joint.mimic += tree.first_link;
     link.tree = t;
     link.joint.q_index = nq;
     link.joint.v_index = nv;
@@ -67,6 +71,7 @@ int MultibodyModel::add_tree(const std::string& name, std::vector<Link> tree_lin
   }
   tree.nq = nq - tree.q_offset;
   tree.nv = nv - tree.v_offset;
+  build_mimic_map(*this, tree);
   trees.push_back(tree);
   return t;
 }

@@ -64,6 +64,10 @@ struct Joint {
   double velocity_limit = 0;                               // informative; 0: none
   double damping = 0;                                      // viscous joint damping (N·m·s/rad or N·s/m)
   double friction = 0;                                     // Coulomb joint friction (N·m or N)
+  // URDF <mimic>: q = mimic_multiplier · q_leader + mimic_offset, the leader the joint of link `mimic`
+  // (1-DoF joints of one tree; dynamics/mimic.hpp). Given to add_tree relative to the tree, like parent.
+  int mimic = -1;                                          // link index of the leader's link; −1: none
+  double mimic_multiplier = 1, mimic_offset = 0;           // (m/m, rad/rad, m/rad or rad/m; m or rad)
   int q_index = 0;                                         // first coordinate in q
   int v_index = 0;                                         // first coordinate in v
 };
@@ -83,6 +87,15 @@ struct Tree {
   int first_link = 0, num_links = 0;
   int q_offset = 0, nq = 0;
   int v_offset = 0, nv = 0;
+  // Mimic joints eliminated (dynamics/mimic.hpp): the tree's velocity v = G·u over its nu independent
+  // coordinates u; G has one nonzero per row. Without mimic joints nu = nv and G = 1.
+  int nu = 0;
+  std::vector<int> u_column;                               // (nv) row k of G: its nonzero's column …
+  std::vector<double> u_gain;                              // (nv) … and value (the composed multiplier)
+  std::vector<int> u_dof;                                  // (nu) the tree dof that each column of u is (gain 1)
+  std::vector<double> u_lower, u_upper;                    // (nu) limits of a 1-DoF column: its joints' limits
+                                                           // mapped onto u and intersected; ±∞ where none
+  bool has_mimic() const { return nu != nv; }
 };
 
 struct MultibodyModel {
@@ -91,8 +104,10 @@ struct MultibodyModel {
   int nq = 0, nv = 0;
   Eigen::Vector3d gravity{0, 0, -9.81};                    // m/s²
 
-  /// Appends a tree; its links must be given parent-first, with parents indexed relative to the
-  /// tree (−1: world). Fills tree, q/v indices and offsets. Returns the tree's index.
+  /// Appends a tree; its links must be given parent-first, with parents and mimic leaders indexed
+  /// relative to the tree (−1: world / none). Fills tree, q/v indices, offsets and the mimic map G.
+  /// Returns the tree's index. Throws std::invalid_argument on links out of order, a floating joint
+  /// off the world, or a mimic that is not 1-DoF on 1-DoF or whose chain of leaders is a cycle.
   int add_tree(const std::string& name, std::vector<Link> links);
   /// Index of the link with that name, or −1.
   int find_link(const std::string& name) const;

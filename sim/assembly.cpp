@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "dynamics/jacobian.hpp"
+#include "dynamics/mimic.hpp"
 
 namespace impetus {
 
@@ -70,10 +71,21 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   limits.clear();
   for (const Link& link : mb.links) {
     const Joint& j = link.joint;
-    if (!j.has_limits || joint_nv(j.type) != 1) continue;
+    if (joint_nv(j.type) != 1) continue;
+    const Tree& tree = mb.trees[link.tree];
+    bool limited = j.has_limits;
+    double lower = j.lower, upper = j.upper;
+    if (tree.has_mimic()) {  // one pair of rows per independent coordinate, its joints' limits intersected
+      if (j.mimic >= 0) continue;
+      const int c = tree.u_column[j.v_index - tree.v_offset];
+      lower = tree.u_lower[c];
+      upper = tree.u_upper[c];
+      limited = std::isfinite(lower) || std::isfinite(upper);
+    }
+    if (!limited) continue;
     const double q = state.q[j.q_index], reach = kLimitActivationDistance + std::abs(state.v[j.v_index]) * dt;
-    if (q - j.lower < reach) limits.push_back({link.tree, j.v_index, +1.0, q - j.lower});
-    if (j.upper - q < reach) limits.push_back({link.tree, j.v_index, -1.0, j.upper - q});
+    if (q - lower < reach) limits.push_back({link.tree, j.v_index, +1.0, q - lower});
+    if (upper - q < reach) limits.push_back({link.tree, j.v_index, -1.0, upper - q});
   }
 
   // Islands: trees joined by contacts; an island exists where there is a row to solve.
@@ -135,15 +147,17 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     int nv = 0;
     for (int t : island.trees) {
       column_of_tree[t] = nv;
-      P.systems.push_back({nv, mb.trees[t].nv, &data.M_eff[t], &data.M_llt[t]});
-      nv += mb.trees[t].nv;
+      P.systems.push_back({nv, mb.trees[t].nu, &data.M_eff[t], &data.M_llt[t]});
+      nv += mb.trees[t].nu;
     }
     P.nv = nv;
     P.v.resize(nv);
     P.v_star.resize(nv);
+    // Velocities in the independent coordinates u (dynamics/mimic.hpp; u = v without mimic joints).
     for (int t : island.trees) {
-      P.v.segment(column_of_tree[t], mb.trees[t].nv) = state.v.segment(mb.trees[t].v_offset, mb.trees[t].nv);
-      P.v_star.segment(column_of_tree[t], mb.trees[t].nv) = data.v_star.segment(mb.trees[t].v_offset, mb.trees[t].nv);
+      const Tree& tree = mb.trees[t];
+      gather_independent(tree, state.v.segment(tree.v_offset, tree.nv), P.v.segment(column_of_tree[t], tree.nu));
+      gather_independent(tree, data.v_star.segment(tree.v_offset, tree.nv), P.v_star.segment(column_of_tree[t], tree.nu));
     }
 
     // Contact rows.
@@ -165,14 +179,17 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       Eigen::Vector3d& t1 = data.t1[ci];
       Eigen::Vector3d& t2 = data.t2[ci];
       tangent_basis(c.n_W, t1, t2);
+      // Rows J·G (dynamics/mimic.hpp (2)): a mimic dof's column goes to its leader's, times its gain.
       auto add_link = [&](int link, double sign) {
         if (movable_tree(model, link) < 0) return;
         const Tree& tree = mb.trees[mb.links[link].tree];
-        const int base = column_of_tree[mb.links[link].tree] - tree.v_offset;
+        const int base = column_of_tree[mb.links[link].tree];
         for_each_point_jacobian_column(mb, data.multibody, link, c.p_W, [&](int gk, const Eigen::Vector3d& col) {
-          tN.emplace_back(r, base + gk, sign * c.n_W.dot(col));
-          tS.emplace_back(r, base + gk, sign * t1.dot(col));
-          tT.emplace_back(r, base + gk, sign * t2.dot(col));
+          const int k = gk - tree.v_offset, u = base + tree.u_column[k];
+          const double g = sign * tree.u_gain[k];
+          tN.emplace_back(r, u, g * c.n_W.dot(col));
+          tS.emplace_back(r, u, g * t1.dot(col));
+          tT.emplace_back(r, u, g * t2.dot(col));
         });
       };
       add_link(c.link_a, +1.0);
@@ -206,7 +223,8 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
           if (dof >= mb.trees[tt].v_offset && dof < mb.trees[tt].v_offset + mb.trees[tt].nv) return tt;
         return -1;
       }();
-      tL.emplace_back(r, column_of_tree[t] + dof - mb.trees[t].v_offset, island.limit_sign[r]);
+      const int k = dof - mb.trees[t].v_offset;
+      tL.emplace_back(r, column_of_tree[t] + mb.trees[t].u_column[k], island.limit_sign[r] * mb.trees[t].u_gain[k]);
     }
     int r = 0;
     for (const LimitRow& l : limits)

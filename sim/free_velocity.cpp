@@ -3,6 +3,7 @@
 #include "control/actuation.hpp"
 #include "dynamics/crba.hpp"
 #include "dynamics/free_body_rotation.hpp"
+#include "dynamics/mimic.hpp"
 #include "dynamics/rnea.hpp"
 
 namespace impetus {
@@ -45,12 +46,26 @@ void compute_free_velocity(const WorldModel& model, double dt, const State& stat
       const Joint& j = mb.links[i].joint;
       if (joint_nv(j.type) == 1) M_eff(j.v_index - tree.v_offset, j.v_index - tree.v_offset) += dt * j.damping;
     }
-    data.M_llt[t].compute(M_eff);
     const auto v = state.v.segment(tree.v_offset, tree.nv);
-    data.v_star.segment(tree.v_offset, tree.nv) =
-        data.M_llt[t].solve(data.multibody.M[t] * v +
-                            dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
-    if (is_free_body(mb, tree)) rotate_free_body_implicitly(tree, data.multibody.M[t], dt, state, data);
+    if (!tree.has_mimic()) {
+      data.M_llt[t].compute(M_eff);
+      data.v_star.segment(tree.v_offset, tree.nv) =
+          data.M_llt[t].solve(data.multibody.M[t] * v +
+                              dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
+      if (is_free_body(mb, tree)) rotate_free_body_implicitly(tree, data.multibody.M[t], dt, state, data);
+      continue;
+    }
+    // Mimic joints eliminated, dynamics/mimic.hpp (2): (GᵀM_eff G) u* = Gᵀ(M v + dt(τ − h)), v* = G u*.
+    auto& [M_full, rhs, rhs_u] = data.mimic;
+    rhs = data.multibody.M[t] * v +
+          dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv));
+    rhs_u.resize(tree.nu);
+    reduce_vector(tree, rhs, rhs_u);
+    M_full = M_eff;
+    reduce_matrix(tree, M_full, M_eff);
+    data.M_llt[t].compute(M_eff);
+    rhs_u = data.M_llt[t].solve(rhs_u);
+    expand_independent(tree, rhs_u, data.v_star.segment(tree.v_offset, tree.nv));
   }
 }
 

@@ -103,8 +103,13 @@ struct StepData {
   // --- 4. dynamics ---
   Eigen::VectorXd h;                      // (nv) bias C(q, v)v + g(q)
   Eigen::VectorXd tau;                    // (nv) applied generalized forces (controllers, springs)
-  std::vector<Eigen::MatrixXd> M_eff;     // per tree (nv_t×nv_t): M + dt·D, damping D taken implicitly
+  std::vector<Eigen::MatrixXd> M_eff;     // per tree (nu_t×nu_t): M + dt·D, damping D taken implicitly; with
+                                          // mimic joints Gᵀ(M + dt·D)G (dynamics/mimic.hpp (2)), else nu_t = nv_t
   std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;
+  struct MimicScratch {
+    Eigen::MatrixXd M_full;               // (nv_t×nv_t) M + dt·D before the elimination
+    Eigen::VectorXd rhs, rhs_u;           // (nv_t) M v + dt(τ − h); (nu_t) its Gᵀ·, then u*
+  } mimic;
   Eigen::VectorXd v_star;                 // (nv) v* = (M + dt·D)⁻¹(M v + dt(τ − h))
   JointFrictionScratch joint_friction;
 

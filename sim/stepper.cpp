@@ -5,6 +5,7 @@
 #include "contact/factory.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
+#include "dynamics/mimic.hpp"
 #include "sim/assembly.hpp"
 #include "sim/free_velocity.hpp"
 #include "sim/collision_filter.hpp"
@@ -118,11 +119,13 @@ void Stepper::solve_contacts() {
     for (std::size_t i = 0; i < island.trees.size(); ++i) {
       const Tree& tree = mb.trees[island.trees[i]];
       const SystemBlock& block = problem.systems[i];
-      const auto v_plus = result.v_plus.segment(block.offset, block.size);
-      const auto v_star = problem.v_star.segment(block.offset, block.size);
+      // v⁺ = G u⁺ where mimic joints were eliminated (dynamics/mimic.hpp (2)); G = 1 elsewhere.
+      auto v_plus = data_.v_plus.segment(tree.v_offset, tree.nv);
+      if (tree.has_mimic()) expand_independent(tree, result.v_plus.segment(block.offset, block.size), v_plus);
+      else v_plus = result.v_plus.segment(block.offset, block.size);
+      const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
       const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
       kinetic_change += 0.5 * (v_plus.dot(M * v_plus) - v_star.dot(M * v_star));
-      data_.v_plus.segment(tree.v_offset, tree.nv) = v_plus;
     }
     s.contact_energy_change += kinetic_change;
     for (int r = 0; r < problem.nc; ++r)
@@ -164,8 +167,8 @@ StepData::StepData(const WorldModel& model)
       v_plus(Eigen::VectorXd::Zero(model.multibody.nv)),
       q_plus(Eigen::VectorXd::Zero(model.multibody.nq)) {
   for (const Tree& tree : model.multibody.trees) {
-    M_eff.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
-    M_llt.emplace_back(tree.nv);
+    M_eff.push_back(Eigen::MatrixXd::Zero(tree.nu, tree.nu));
+    M_llt.emplace_back(tree.nu);
   }
 }
 

@@ -8,6 +8,7 @@
 #include "collision/collision_shape.hpp"
 #include "collision/pair_filter.hpp"
 #include "dynamics/kinematics.hpp"
+#include "dynamics/mimic.hpp"
 #include "sim/collision_filter.hpp"
 #include "base/load_error.hpp"
 
@@ -98,6 +99,7 @@ void filter_model(const ModelCollision& policy, const std::vector<int>& links, c
   for (const Link& link : mb.links)
     if (joint_nv(link.joint.type) == 1 && link_set.count(&link - mb.links.data()))
       q_zero[link.joint.q_index] = link.joint.has_limits ? std::clamp(0.0, link.joint.lower, link.joint.upper) : 0.0;
+  enforce_mimic_positions(mb, q_zero);   // the zero configuration the coupling allows
   const std::pair<const Eigen::VectorXd*, FilteredPair::Reason> configurations[] = {
       {&initial.q, FilteredPair::Reason::InContactInitially}, {&q_zero, FilteredPair::Reason::InContactAtZero}};
   for (const auto& [q, reason] : configurations)

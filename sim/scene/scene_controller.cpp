@@ -94,6 +94,11 @@ void add_controller(const ControllerDraft& draft, const xml::Element& model_elem
   for (std::size_t a = 0; a < spec.links.size(); ++a)
     if (mb.links[spec.links[a]].tree != spec.tree)
       fail(joints[a].line, "joint '" + joints[a].name + "' is not in the tree of the controller's first joint");
+  // The controllers' inverse dynamics works in the tree's full coordinates, the contact stage in its
+  // independent ones (dynamics/mimic.hpp): not mixed.
+  if (mb.trees[spec.tree].has_mimic())
+    fail(draft.line, "model '" + model_name + "' has mimic joints; a <controller> drives trees without them "
+                     "(use <actuator> elements instead)");
   if (draft.trajectory_file.empty()) {
     spec.trajectory = DesiredTrajectory::generators(generators);
   } else {

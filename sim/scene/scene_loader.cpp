@@ -8,6 +8,7 @@
 #include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
+#include "dynamics/mimic.hpp"
 #include "base/load_error.hpp"
 #include "sim/scene/scene_collision.hpp"
 #include "sim/scene/scene_parts.hpp"
@@ -44,6 +45,13 @@ State initial_state(const SceneBuild& build) {
   for (const Link& link : multibody.links)
     if (link.joint.has_limits && joint_nv(link.joint.type) == 1)
       state.q[link.joint.q_index] = std::clamp(0.0, link.joint.lower, link.joint.upper);
+  // A mimic's leader starts where it and its followers are all within their limits (dynamics/mimic.hpp).
+  for (const Link& link : multibody.links) {
+    const Tree& tree = multibody.trees[link.tree];
+    if (!tree.has_mimic() || link.joint.mimic >= 0 || joint_nv(link.joint.type) != 1) continue;
+    const int c = tree.u_column[link.joint.v_index - tree.v_offset];
+    if (tree.u_lower[c] <= tree.u_upper[c]) state.q[link.joint.q_index] = std::clamp(0.0, tree.u_lower[c], tree.u_upper[c]);
+  }
   state.v = Eigen::VectorXd::Zero(multibody.nv);
   for (const auto& [link, X_WL] : build.initial.floating_poses) {
     const int iq = multibody.links[link].joint.q_index;
@@ -65,6 +73,9 @@ State initial_state(const SceneBuild& build) {
     state.q[joint.q_index] = j.position;
     state.v[joint.v_index] = j.velocity;
   }
+  // Mimic joints follow their leaders from the start (dynamics/mimic.hpp).
+  enforce_mimic_positions(multibody, state.q);
+  enforce_mimic_velocities(multibody, state.v);
   state.t = 0;
   return state;
 }

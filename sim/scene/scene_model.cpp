@@ -64,6 +64,9 @@ void add_model(const xml::Element& element, SceneBuild& build) {
     if (!is_one_dof(uj.type))
       joint.fail("joint '" + joint_name + "' is " + urdf_joint_type_name(uj.type) +
                  "; only revolute, continuous and prismatic joints take a position and velocity");
+    if (uj.mimic)
+      joint.fail("joint '" + joint_name + "' mimics joint '" + uj.mimic->joint +
+                 "' (q = multiplier·q_leader + offset): set the leader's position and velocity instead");
     const double position = joint.real_or("position", 0), velocity = joint.real_or("velocity", 0);
     if (uj.type != UrdfJointType::Continuous && uj.limit && (position < uj.limit->lower || position > uj.limit->upper))
       joint.fail_value("position", "a position within the joint's limits [" + std::to_string(uj.limit->lower) + ", " +

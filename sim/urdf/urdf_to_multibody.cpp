@@ -39,6 +39,7 @@ class Converter {
   std::vector<TreePlan> plan_trees() const;
   std::vector<Link> tree_links(const TreePlan& plan) const;
   void check_joint_inertia(const TreePlan& plan, std::vector<Link>& links);
+  void check_mimic_limits(const TreePlan& plan, const std::vector<Link>& links) const;
   void warn(int line, const std::string& message) { warnings_.push_back({urdf_.file, line, message}); }
   std::vector<Geometry> link_geometries(int link, MeshCache& meshes) const;
 
@@ -93,6 +94,21 @@ void Converter::check_joint(const UrdfJoint& joint) const {
   }
   if (joint.dynamics && (joint.dynamics->damping < 0 || joint.dynamics->friction < 0))
     fail(joint.dynamics->line, what + ": damping and friction must not be negative");
+  if (joint.mimic) {  // dynamics/mimic.hpp: q = multiplier·q_leader + offset between 1-DoF joints, no cycle
+    const auto one_dof = [](UrdfJointType t) {
+      return t == UrdfJointType::Revolute || t == UrdfJointType::Continuous || t == UrdfJointType::Prismatic;
+    };
+    const UrdfJoint& leader = urdf_.joints[urdf_.find_joint(joint.mimic->joint)];
+    if (!one_dof(joint.type) || !one_dof(leader.type))
+      fail(joint.mimic->line, what + " mimics " + urdf_joint_type_name(leader.type) + " joint '" + leader.name +
+                                  "': a mimic couples two revolute, continuous or prismatic joints");
+    const UrdfJoint* j = &leader;
+    for (std::size_t steps = 0; j->mimic; ++steps) {
+      if (steps > urdf_.joints.size())
+        fail(joint.mimic->line, what + ": its chain of mimic leaders comes back to itself (a cycle)");
+      j = &urdf_.joints[urdf_.find_joint(j->mimic->joint)];
+    }
+  }
 }
 
 std::vector<TreePlan> Converter::plan_trees() const {
@@ -175,8 +191,38 @@ std::vector<Link> Converter::tree_links(const TreePlan& plan) const {
       joint.damping = uj.dynamics->damping;
       joint.friction = uj.dynamics->friction;
     }
+    if (uj.mimic) {
+      const UrdfJoint& leader = urdf_.joints[urdf_.find_joint(uj.mimic->joint)];
+      const auto at = std::find(plan.links.begin(), plan.links.end(), urdf_.find_link(leader.child));
+      if (at == plan.links.end())
+        fail(uj.mimic->line, "joint '" + uj.name + "' mimics joint '" + leader.name +
+                                 "', which a floating joint puts in another tree; a mimic couples joints of one tree");
+      joint.mimic = static_cast<int>(at - plan.links.begin());
+      joint.mimic_multiplier = uj.mimic->multiplier;
+      joint.mimic_offset = uj.mimic->offset;
+    }
   }
   return links;
+}
+
+void Converter::check_mimic_limits(const TreePlan& plan, const std::vector<Link>& links) const {
+  // The limits of a leader and its mimics, mapped onto the leader (dynamics/mimic.hpp), must admit a
+  // common position; the mimic map of a trial tree computes them.
+  if (std::none_of(links.begin(), links.end(), [](const Link& l) { return l.joint.mimic >= 0; })) return;
+  MultibodyModel trial;
+  trial.add_tree("trial", links);
+  const Tree& tree = trial.trees[0];
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const Joint& j = trial.links[k].joint;
+    if (j.mimic >= 0 || joint_nv(j.type) != 1) continue;
+    const int c = tree.u_column[j.v_index];
+    if (tree.u_lower[c] <= tree.u_upper[c]) continue;
+    const UrdfJoint& leader = urdf_.joints[urdf_.parent_joint[plan.links[k]]];
+    std::ostringstream message;
+    message << "joint '" << leader.name << "' and the joints that mimic it have limits with no position in common "
+            << "(mapped onto '" << leader.name << "': [" << tree.u_lower[c] << ", " << tree.u_upper[c] << "])";
+    fail(leader.line, message.str());
+  }
 }
 
 void Converter::check_joint_inertia(const TreePlan& plan, std::vector<Link>& links) {
@@ -299,6 +345,7 @@ UrdfInstance Converter::run(MultibodyModel& multibody, std::vector<Geometry>& ge
   for (const TreePlan& plan : plans) {
     trees.push_back(tree_links(plan));
     check_joint_inertia(plan, trees.back());
+    check_mimic_limits(plan, trees.back());
   }
   std::vector<std::vector<Geometry>> link_geometry(n);
   for (std::size_t u = 0; u < n; ++u) link_geometry[u] = link_geometries(static_cast<int>(u), meshes);

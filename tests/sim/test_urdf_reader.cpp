@@ -194,10 +194,22 @@ TEST(UrdfEdgeCases, MimicContinuousJointsAndDynamics) {
   EXPECT_EQ(mimic("default_mimic_joint")->offset, 0.0);      // omitted → 0
   for (const std::string independent : e["independent_joints"]) EXPECT_FALSE(mimic(independent.c_str()));
 
-  // Mimic is not enforced: every mimicking joint is its own coordinate; continuous joints are unbounded
-  // even when a <limit> gives effort and velocity only (urdfdom's lower = upper = 0 must be ignored).
+  // Mimic is enforced by elimination (dynamics/mimic.hpp): every joint keeps its coordinate in q and v,
+  // and the tree has 2 independent ones (spin, finger_left); continuous joints are unbounded even when
+  // a <limit> gives effort and velocity only (urdfdom's lower = upper = 0 must be ignored).
   const UrdfMultibody out = urdf_to_multibody(urdf);
   EXPECT_EQ(out.multibody.nv, 5);
+  EXPECT_EQ(out.multibody.trees[0].nu, 2);
+  const auto joint_of = [&](const char* name) -> const Joint& {
+    return out.multibody.links[out.instance.joint_link[urdf.find_joint(name)]].joint;
+  };
+  for (const char* name : {"finger_right_joint", "follower_joint", "default_mimic_joint"}) {
+    const Joint& follower = joint_of(name);
+    ASSERT_GE(follower.mimic, 0) << name;
+    EXPECT_EQ(out.multibody.links[follower.mimic].joint.name, mimic(name)->joint) << name;
+    EXPECT_EQ(follower.mimic_multiplier, mimic(name)->multiplier) << name;
+    EXPECT_EQ(follower.mimic_offset, mimic(name)->offset) << name;
+  }
   for (const char* name : {"spin_joint", "follower_joint", "default_mimic_joint"}) {
     const Joint& joint = out.multibody.links[out.instance.joint_link[urdf.find_joint(name)]].joint;
     EXPECT_EQ(joint.type, JointType::Continuous) << name;
