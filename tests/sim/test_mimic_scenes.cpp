@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <filesystem>
 
 #include "dynamics/energy.hpp"
 #include "dynamics/kinematics.hpp"
 #include "sim/scene/scene_loader.hpp"
+#include "shared_corpus.hpp"
 #include "sim/stepper.hpp"
 #include "temp_dir.hpp"
 
@@ -168,13 +168,12 @@ TEST(MimicScene, ASceneMaySetOnlyTheLeader) {
 
 // --- the corpus's edge case -------------------------------------------------------------------------------
 
-const std::string kMimicContinuous = IMPETUS_SOURCE_DIR "/../shared/urdf-corpus/edge-cases/mimic_continuous";
+const std::string kMimicContinuous = corpus::corpus_dir() + "/edge-cases/mimic_continuous";
 
 class MimicContinuous : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MimicContinuous, KeepsItsThreeCouplingsWhileTheSpinJointIsDriven) {
-  if (!std::filesystem::exists(kMimicContinuous + "/mimic_continuous.urdf"))
-    GTEST_SKIP() << "no URDF corpus at " << kMimicContinuous << " (../shared is absent)";
+  SKIP_WITHOUT_URDF_CORPUS();
   // Fixed base, gravity on, the spin joint driven by 0.2 N·m: the palm turns, its fingers slide out
   // against finger_left's damping, friction and limits, and the followers turn with the spin joint.
   test::TempDir dir("mimic_continuous");

@@ -415,6 +415,17 @@ void check_conversion(const UrdfModel& urdf, const json& model, const json& fact
       EXPECT_EQ(summary.joints_by_type.at(type), count.get<int>()) << type;
     }
   EXPECT_EQ(summary.mimic_joints, static_cast<int>(model["mimic_joints"].size()));
+  // The couplings as loaded into the dynamics (dynamics/mimic.hpp) are the manifest's: follower, leader,
+  // multiplier and offset.
+  for (const json& m : model["mimic_joints"]) {
+    const int u = urdf.find_joint(m["joint"].get<std::string>());
+    ASSERT_GE(u, 0) << m["joint"];
+    const Joint& follower = out.multibody.links[out.instance.joint_link[u]].joint;
+    ASSERT_GE(follower.mimic, 0) << m["joint"];
+    EXPECT_EQ(follower.mimic, out.instance.joint_link[urdf.find_joint(m["mimics"].get<std::string>())]) << m["joint"];
+    EXPECT_EQ(follower.mimic_multiplier, m["multiplier"].get<double>()) << m["joint"];
+    EXPECT_EQ(follower.mimic_offset, m["offset"].get<double>()) << m["joint"];
+  }
   EXPECT_NEAR(summary.mass_as_written, model["total_mass"].get<double>(), kMassRelativeTolerance * std::max(1.0, mass));
   EXPECT_NEAR(summary.mass, model["total_mass"].get<double>() + out.instance.mass_added,
               kMassRelativeTolerance * std::max(1.0, mass));
