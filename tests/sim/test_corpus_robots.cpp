@@ -68,11 +68,6 @@ TEST_P(CorpusRobot, StandsFallsAndRests) {
   EXPECT_LT(t.max_penetration, kPenetrationBound);
   EXPECT_LE(report.energy_max_rise, energy_tolerance) << "E0 " << t.energy_initial << " J, final " << t.energy_final;
   RecordProperty("wall_time_s", std::to_string(t.times.stepping()));
-  if (c.robot.name == "nao" && c.model == "stewart_trinkle" && report.status == "unsolved")
-    GTEST_SKIP() << "KNOWN FAILURE, open: Lemke's numerical failure on " << t.solver_failures
-                 << " steps of NAO standing on 48 redundant foot contacts (8 FSR boxes inside its ankle meshes; "
-                    "best residual ~1e-5) since its 17 mimic joints are enforced; without them, other drop heights "
-                    "need Lemke fallbacks";
   EXPECT_EQ(report.status, "ok") << report.status_detail;
   EXPECT_EQ(t.solver_failures, 0);
 }
