@@ -3,7 +3,8 @@
 // Adding a model is one line in kRegistry below, e.g.
 //       {{"no_slip", "one line for `impetus models`"}, &NoSlip::create},
 // (plus its #include): the name as written in scenes and --model, the summary `impetus models`
-// prints, and the function that builds it from the scene's options — by convention the model's
+// prints, optionally what it needs from the collision and assembly stages beyond the point rows
+// (ProblemNeeds, contact/contact_model.hpp; the stepper reads it from here), and the function that builds it from the scene's options — by convention the model's
 // static `create(const ModelOptions&)`, which parses its options struct and throws OptionError for
 // an unknown option or a bad value (contact/model_options.hpp does the parsing).
 #include "contact/factory.hpp"
@@ -35,7 +36,8 @@ const std::vector<Registration>& registry() {
        &ViscousModel::create},
       {{"max_dissipation", "maximum dissipation (seed 002): frictionless QP, then least kinetic energy in the friction cone under a normal-impulse budget; interior point"},
        &MaxDissipation::create},
-      {{"ecp", "equivalent contact point of a body's convex hull on a plane (seed 003), geometrically implicit; semismooth Newton"},
+      {{"ecp", "equivalent contact point of a body's convex hull on a plane (seed 003), geometrically implicit; semismooth Newton",
+        {.hull_plane_pairs = true}},
        &EcpModel::create},
   };
   return kRegistry;
@@ -60,14 +62,24 @@ const std::vector<ContactModelInfo>& contact_models() {
 
 bool is_contact_model(const std::string& name) { return find(name) != nullptr; }
 
-std::unique_ptr<ContactModel> make_contact_model(const std::string& name, const ModelOptions& options) {
+namespace {
+
+const Registration& find_or_throw(const std::string& name) {
   const Registration* r = find(name);
   if (r == nullptr) {
     std::string known;
     for (const Registration& m : registry()) known += (known.empty() ? "" : ", ") + m.info.name;
     throw OptionError("unknown contact model '" + name + "' (known: " + known + ")");
   }
-  return r->create(options);
+  return *r;
+}
+
+}  // namespace
+
+const ContactModelInfo& contact_model_info(const std::string& name) { return find_or_throw(name).info; }
+
+std::unique_ptr<ContactModel> make_contact_model(const std::string& name, const ModelOptions& options) {
+  return find_or_throw(name).create(options);
 }
 
 }  // namespace impetus

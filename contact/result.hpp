@@ -36,14 +36,39 @@ struct BodyPlaneSolution {
   Eigen::VectorXd l;                      // (m) face multipliers l_i
 };
 
+/// One contact as a run reports it (contacts.csv): a point row of the problem, or a point the model chose
+/// itself (the equivalent contact point of a body–plane pair).
+struct ContactReport {
+  int body_a = -1, body_b = -1;           // link indices (BodyPlanePair::body); −1: the ground / static half-space
+  Eigen::Vector3d p_W = Eigen::Vector3d::Zero();   // the point (m, world)
+  Eigen::Vector3d n_W = Eigen::Vector3d::UnitZ();  // normal, pointing from B to A
+  double gap = 0;                         // m, ≥ 0 separated
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();   // (normal, along t1, along t2) in N·s
+};
+
 struct ContactResult {
   Eigen::VectorXd v_plus;                 // (nv) velocity at the end of the step
   Eigen::VectorXd p_N, p_S, p_T;          // (nc) impulses (N·s): normal, along t1, along t2
   Eigen::VectorXd p_L;                    // (nl) joint-limit impulses
-  Eigen::VectorXd q_plus;                 // geometrically implicit models only (ECP): the island's
-                                          // configuration at t + dt, layout of ContactProblem::q; empty otherwise
-  std::vector<BodyPlaneSolution> body_plane;   // one per ContactProblem::body_plane pair; empty otherwise
+
+  // --- what a geometrically implicit model (ECP) decides beyond v⁺; empty for every other model ---
+  Eigen::VectorXd q_plus;                 // the island's configuration at t + dt, layout of ContactProblem::q;
+                                          // only the coordinates of q_plus_systems are the model's
+  std::vector<int> q_plus_systems;        // systems whose q⁺ the model decided: integration takes theirs from
+                                          // q_plus, the integrator's rule q ⊕ dt·v⁺ gives the others'
+  std::vector<ContactReport> contacts;    // points the model chose, reported in place of the rows they stand
+                                          // for (ContactProblem::replaced_by)
+  std::vector<BodyPlaneSolution> body_plane;   // one per ContactProblem::body_plane pair
+
   SolverStatistics stats;
+
+  /// No geometrically implicit part (q_plus, q_plus_systems, contacts, body_plane empty); keeps the storage.
+  void clear_implicit() {
+    q_plus.resize(0);
+    q_plus_systems.clear();
+    contacts.clear();
+    body_plane.clear();
+  }
 };
 
 }  // namespace impetus

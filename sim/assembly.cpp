@@ -113,7 +113,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   for (const LimitRow& l : limits) island_of_tree(l.tree);
 
   data.islands.resize(num_islands);
-  if (static_cast<int>(data.problems.size()) < num_islands) data.problems.resize(num_islands);
+  data.problems.resize(num_islands);   // one per island, always
   for (Island& island : data.islands) {
     island.trees.clear();
     island.contacts.clear();
@@ -143,6 +143,10 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     const Island& island = data.islands[k];
     ContactProblem& P = data.problems[k];
     P.dt = dt;
+    P.q.resize(0);             // no geometrically implicit part unless a later part of the stage adds one
+    P.q_offsets.clear();
+    P.body_plane.clear();
+    P.replaced_by.clear();
     P.systems.clear();
     int nv = 0;
     for (int t : island.trees) {

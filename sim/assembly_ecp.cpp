@@ -100,19 +100,10 @@ EcpAssembly::EcpAssembly(const WorldModel& model) : model_(model) {
   }
 }
 
-void EcpAssembly::assemble(const State& state, StepData& data) const {
+void EcpAssembly::assemble(const State& state, double dt, StepData& data) const {
   const MultibodyModel& mb = model_.multibody;
-  const int num_islands = static_cast<int>(data.islands.size());
-  for (int k = 0; k < num_islands; ++k) {
-    ContactProblem& P = data.problems[k];
-    P.body_plane.clear();
-    P.replaced_by.clear();
-    P.q.resize(0);
-    P.q_offsets.clear();
-  }
   // On a height map the ground is no plane: ECP bodies keep the collision stage's point contacts.
   if (!model_.has_ground || model_.terrain) return;
-  const double dt = data.problems.empty() ? model_.physics.dt : data.problems.front().dt;
 
   // The previous step's solutions, by body: the warm starts (StepData::results is overwritten later).
   auto previous = [&](int link) -> const BodyPlaneSolution* {
@@ -151,14 +142,7 @@ void EcpAssembly::assemble(const State& state, StepData& data) const {
       Island fresh;
       fresh.trees = {mb.links[link].tree};
       data.islands.push_back(std::move(fresh));
-      if (static_cast<int>(data.problems.size()) <= island) data.problems.resize(island + 1);
-      ContactProblem& P = data.problems[island];
-      make_single_body_problem(model_, state, mb.links[link].tree, dt, data, P);
-      // A problem left over from an earlier step with more islands: none of its ECP data is this body's.
-      P.body_plane.clear();
-      P.replaced_by.clear();
-      P.q.resize(0);
-      P.q_offsets.clear();
+      make_single_body_problem(model_, state, mb.links[link].tree, dt, data, data.problems.emplace_back());
     }
     members.emplace_back(link, island);
   }
@@ -201,19 +185,6 @@ void EcpAssembly::assemble(const State& state, StepData& data) const {
     for (int r = 0; r < P.nc; ++r) {
       const ContactPoint& c = data.contacts[island.contacts[r]];
       if (c.link_a == link && c.link_b == kGround) P.replaced_by[r] = index;
-    }
-  }
-}
-
-void EcpAssembly::use_implicit_configuration(const StepData& data, Eigen::VectorXd& q_plus) const {
-  const MultibodyModel& mb = model_.multibody;
-  for (std::size_t k = 0; k < data.islands.size() && k < data.results.size(); ++k) {
-    const ContactProblem& P = data.problems[k];
-    const ContactResult& R = data.results[k];
-    if (P.body_plane.empty() || R.q_plus.size() != P.q.size()) continue;
-    for (const BodyPlanePair& pair : P.body_plane) {
-      const Tree& tree = mb.trees[data.islands[k].trees[pair.system]];
-      q_plus.segment(tree.q_offset, tree.nq) = R.q_plus.segment(P.q_offsets[pair.system], tree.nq);
     }
   }
 }

@@ -1,5 +1,5 @@
-// Stage 4b: the geometry of the ECP model (seed 003; contact/ecp/ecp_model.hpp) in the island problems,
-// and stage 6b: the configuration the model solved for, in the state.
+// The body–plane pairs of stage 4 (assembly) for a model whose ProblemNeeds ask for hull_plane_pairs (the
+// ECP model, seed 003; contact/ecp/ecp_model.hpp): the geometry it needs, in the island problems.
 //
 // An ECP body is a free rigid body (a one-link tree on a floating joint) whose collision geometry is
 // polyhedral (boxes and meshes, any number of them, convex or not): the model represents it by the convex
@@ -8,7 +8,7 @@
 // with anything but the ground (seed 003's argument, "separation of Conv(F) from G ⇔ separation of F
 // from G", holds only against a half-space).
 //
-// Each step, after assemble_contact_problems (sim/assembly.hpp):
+// Each step, after assemble_contact_problems (sim/assembly.hpp), which leaves every problem without pairs:
 //   - an ECP body takes part when the lowest point of its hull is within reach of the ground plane:
 //         min_j n·x_j − d  ≤  margin + kReachSteps·dt·(speed bound of its hull points),
 //     or when the collision stage reports it touching the ground. Its island gains a BodyPlanePair; a body
@@ -19,9 +19,8 @@
 //   - ContactProblem::q and q_offsets describe the island's configuration (system i's coordinates are
 //     its tree's, in State::q order), and each pair is warm-started from the previous step's solution of
 //     the same body (StepData::results still holds it when this runs).
-// After integration, use_implicit_configuration() writes each ECP body's q⁺ from ContactResult::q_plus
-// (layout of ContactProblem::q) over the integrator's q ⊕ dt·v⁺: the configuration at which (E4)–(E6)
-// hold. (The two agree to round-off: the model forms q⁺ by the integrator's rule.)
+// The model returns each pair's body's q⁺ in ContactResult::q_plus (q_plus_systems names them), which the
+// stepper's integration takes over q ⊕ dt·v⁺: the configuration at which (E4)–(E6) hold.
 #pragma once
 
 #include <memory>
@@ -54,12 +53,9 @@ class EcpAssembly {
   /// Builds the hulls of every ECP body of `model` (which must outlive this object).
   explicit EcpAssembly(const WorldModel& model);
 
-  /// Stage 4b; call right after assemble_contact_problems(model, state, dt, previous, data).
-  void assemble(const State& state, StepData& data) const;
-
-  /// Stage 6b; call right after integrate(model.multibody, state.q, data.v_plus, dt, q_plus): each ECP
-  /// body's coordinates of q_plus become those of its island's ContactResult::q_plus.
-  void use_implicit_configuration(const StepData& data, Eigen::VectorXd& q_plus) const;
+  /// Adds the pairs (and islands with their problems for bodies in none); call right after
+  /// assemble_contact_problems(model, state, dt, previous, data).
+  void assemble(const State& state, double dt, StepData& data) const;
 
   /// Per link (index of MultibodyModel::links).
   const std::vector<EcpBodyInfo>& bodies() const { return bodies_; }

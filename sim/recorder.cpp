@@ -149,28 +149,8 @@ void Recorder::write_contact_rows(double t, const StepData& step) {
     }
     contacts_ << '\n';
   };
-  // A geometrically implicit model (ECP) replaces a body's ground points by one equivalent contact
-  // point: that point, with the impulses the model applied there, is written instead of them.
-  replaced_.assign(step.contacts.size(), false);
-  for (std::size_t k = 0; k < step.problems.size() && k < step.islands.size(); ++k) {
-    const ContactProblem& problem = step.problems[k];
-    for (std::size_t r = 0; r < problem.replaced_by.size() && r < step.islands[k].contacts.size(); ++r)
-      if (problem.replaced_by[r] >= 0) replaced_[step.islands[k].contacts[r]] = true;
-  }
-  for (std::size_t i = 0; i < step.contacts.size(); ++i) {
-    if (replaced_[i]) continue;
-    const ContactPoint& c = step.contacts[i];
-    const Eigen::Vector3d p = step.impulse.size() > i ? step.impulse[i] : Eigen::Vector3d::Zero();
-    row(c.link_a, c.link_b, c.p_W, c.n_W, c.phi, p[0], p[1], p[2]);
-  }
-  for (std::size_t k = 0; k < step.islands.size() && k < step.problems.size() && k < step.results.size(); ++k) {
-    const std::vector<BodyPlanePair>& pairs = step.problems[k].body_plane;
-    const std::vector<BodyPlaneSolution>& solutions = step.results[k].body_plane;
-    for (std::size_t j = 0; j < pairs.size() && j < solutions.size(); ++j) {
-      const BodyPlaneSolution& e = solutions[j];
-      row(pairs[j].body, -1, e.a1_W, pairs[j].n_W, e.gap, e.p_n, e.p_t, e.p_o);
-    }
-  }
+  for (const ContactReport& c : step.reported)   // one path for every model (StepData::reported)
+    row(c.body_a, c.body_b, c.p_W, c.n_W, c.gap, c.impulse[0], c.impulse[1], c.impulse[2]);
 }
 
 void Recorder::write_stats_row(double t, const StepData& step) {

@@ -68,7 +68,6 @@ class Recorder {
   double last_energy_ = 0;
   double last_kinetic_ = 0, last_potential_ = 0;
   State last_state_;
-  std::vector<bool> replaced_;                  // per contact of the step: stood for by an ECP
 };
 
 }  // namespace impetus

@@ -123,6 +123,10 @@ struct StepData {
   std::vector<ContactResult> results;     // one per island
   Eigen::VectorXd v_plus;                 // (nv)
   std::vector<Eigen::Vector3d> impulse;   // per contact: (p_N, p_S, p_T) in N·s
+  std::vector<ContactReport> reported;    // the step's contacts as the recorder writes them: the rows no
+                                          // body–plane pair replaces, in ContactSet order, with their impulses,
+                                          // then each island's ContactResult::contacts
+  std::vector<char> replaced;             // (contacts) scratch: the row is stood for by a body–plane pair
 
   // --- 6. integration ---
   Eigen::VectorXd q_plus;                 // (nq)

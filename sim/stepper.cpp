@@ -1,5 +1,6 @@
 #include "sim/stepper.hpp"
 
+#include <cassert>
 #include <chrono>
 
 #include "contact/factory.hpp"
@@ -39,11 +40,12 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
     : model_(model),
       dt_(dt),
       contact_model_name_(contact_model),
+      needs_(contact_model_info(contact_model).needs),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
       detector_(model.geometries, collision_filter(model)),
       data_(model),
       control_(model, dt) {
-  if (contact_model_name_ == "ecp") ecp_.emplace(model_);
+  if (needs_.hull_plane_pairs) hull_plane_.emplace(model_);
 }
 
 void Stepper::step(State& state) {
@@ -91,9 +93,10 @@ void Stepper::compute_dynamics(const State& state) {
 
 void Stepper::assemble_contact_problems(const State& state) {
   impetus::assemble_contact_problems(model_, state, dt_, previous_impulse_, data_);
-  // Stage 4b: the ECP bodies' hull–ground pairs replace their ground point contacts. It reads the previous
-  // step's data_.results (the warm starts), which solve_contacts overwrites next.
-  if (ecp_) ecp_->assemble(state, data_);
+  // The free bodies' hull–ground pairs replace their ground point contacts. It reads the previous step's
+  // data_.results (the warm starts), which solve_contacts overwrites next.
+  if (hull_plane_) hull_plane_->assemble(state, dt_, data_);
+  assert(data_.problems.size() == data_.islands.size());
 }
 
 void Stepper::solve_contacts() {
@@ -135,13 +138,39 @@ void Stepper::solve_contacts() {
   for (std::size_t k = 0; k < data_.islands.size(); ++k)
     for (int r = 0; r < data_.problems[k].nc; ++r)
       previous_impulse_[data_.problems[k].keys[r]] = data_.impulse[data_.islands[k].contacts[r]];
+  report_contacts();
+}
+
+void Stepper::report_contacts() {
+  // A row that a body–plane pair stands for is reported through the point the model chose for the pair.
+  data_.replaced.assign(data_.contacts.size(), 0);
+  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
+    const std::vector<int>& replaced_by = data_.problems[k].replaced_by;
+    for (std::size_t r = 0; r < replaced_by.size(); ++r)
+      if (replaced_by[r] >= 0) data_.replaced[data_.islands[k].contacts[r]] = 1;
+  }
+  data_.reported.clear();
+  for (std::size_t i = 0; i < data_.contacts.size(); ++i) {
+    if (data_.replaced[i]) continue;
+    const ContactPoint& c = data_.contacts[i];
+    data_.reported.push_back({c.link_a, c.link_b, c.p_W, c.n_W, c.phi, data_.impulse[i]});
+  }
+  for (const ContactResult& result : data_.results)
+    data_.reported.insert(data_.reported.end(), result.contacts.begin(), result.contacts.end());
 }
 
 void Stepper::integrate_state(State& state) {
   integrate(model_.multibody, state.q, data_.v_plus, dt_, data_.q_plus);
-  // Stage 6b: the configuration at which the ECP model's constraints hold (equal to the integrator's to
-  // round-off, sim/assembly_ecp.hpp), so that the no-penetration of its (E6) is the state's.
-  if (ecp_) ecp_->use_implicit_configuration(data_, data_.q_plus);
+  // A geometrically implicit model's q⁺ is the configuration its constraints hold at (equal to the
+  // integrator's to round-off: contact/ecp/ecp_model.hpp (E3)), so that its no-penetration is the state's.
+  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
+    const ContactProblem& problem = data_.problems[k];
+    const ContactResult& result = data_.results[k];
+    for (int system : result.q_plus_systems) {
+      const Tree& tree = model_.multibody.trees[data_.islands[k].trees[system]];
+      data_.q_plus.segment(tree.q_offset, tree.nq) = result.q_plus.segment(problem.q_offsets[system], tree.nq);
+    }
+  }
   state.q = data_.q_plus;
   state.v = data_.v_plus;
   state.t += dt_;

@@ -6,11 +6,12 @@
 //        control      the scene's controllers: τ of the joints they drive (sim/control_stage.hpp;
 //                     DESIGN.md's stage 3, between collision and dynamics)
 //     3. dynamics     M(q), h(q, v), τ (loads, actuators, controllers); v* = v + dt·M⁻¹(τ − h)
-//     4. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ
-//        4b. (ecp only) body–plane pairs of the ECP bodies' convex hulls (sim/assembly_ecp.hpp)
-//     5. contact      ContactModel::solve → v⁺, impulses, statistics
-//     6. integration  q⁺ = q ⊕ dt·v⁺
-//        6b. (ecp only) the ECP bodies' q⁺ from the model's solution (geometrically implicit)
+//     4. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ; and what the model's
+//                     ProblemNeeds (contact/factory.cpp) ask for: body–plane pairs of the free bodies'
+//                     convex hulls (sim/assembly_ecp.hpp)
+//     5. contact      ContactModel::solve → v⁺, impulses, statistics (and, from a geometrically implicit
+//                     model, q⁺ and the contact points it chose); the step's reported contacts
+//     6. integration  q⁺ = q ⊕ dt·v⁺, or the model's q⁺ for the systems whose q⁺ it decided
 //   state (q⁺, v⁺, t + dt)
 //
 // (7, recording, is the Recorder's, called by the run loop.)
@@ -37,8 +38,8 @@ class Stepper {
   void step(State& state);
 
   const StepData& data() const { return data_; }
-  /// The ECP stages (4b, 6b), present only under the "ecp" contact model.
-  const EcpAssembly* ecp_assembly() const { return ecp_ ? &*ecp_ : nullptr; }
+  /// The hull–plane part of the assembly, present only when the contact model needs it (ProblemNeeds).
+  const EcpAssembly* hull_plane_assembly() const { return hull_plane_ ? &*hull_plane_ : nullptr; }
   double dt() const { return dt_; }
   const std::string& contact_model_name() const { return contact_model_name_; }
   /// The contact impulses of the last step, by contact: the warm start of the next. With the State
@@ -55,18 +56,20 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
+  void report_contacts();
   void integrate_state(State& state);
 
   const WorldModel& model_;
   double dt_;
   std::string contact_model_name_;
+  ProblemNeeds needs_;                     // what the model needs from stages 2 and 4 (its factory entry)
   std::unique_ptr<ContactModel> contact_model_;
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3
 
   ImpulseMemory previous_impulse_;         // warm start of the contact stage
-  std::optional<EcpAssembly> ecp_;         // stages 4b and 6b; only when contact_model_name_ is "ecp"
+  std::optional<EcpAssembly> hull_plane_;  // stage 4's body–plane pairs; only when needs_.hull_plane_pairs
 };
 
 }  // namespace impetus

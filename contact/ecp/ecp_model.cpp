@@ -83,14 +83,13 @@ SemismoothNewtonResult EcpModel::attempt(const ContactProblem& problem, ecp::Ecp
 
 void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
   result.stats = {};
-  result.body_plane.clear();
+  result.clear_implicit();
   if (const std::string error = validate(problem); !error.empty()) {
     result.v_plus = problem.v_star;
     result.p_N.setZero(problem.nc);
     result.p_S.setZero(problem.nc);
     result.p_T.setZero(problem.nc);
     result.p_L.setZero(problem.nl);
-    result.q_plus.resize(0);
     result.stats.status = SolveStatus::Failed;
     result.stats.message = "ecp: invalid problem: " + error;
     return;

@@ -554,6 +554,8 @@ void EcpSystem::extract(const Eigen::VectorXd& z, ContactResult& result) const {
   for (int r = 0; r < P.nl; ++r) result.p_L[r] = P_L_[r] * z[limits_z_ + r];
 
   result.q_plus = P.q;   // every coordinate but the pairs' bodies: q (the stepper integrates those)
+  result.q_plus_systems.clear();
+  result.contacts.clear();
   result.body_plane.resize(pairs_.size());
   for (std::size_t e = 0; e < pairs_.size(); ++e) {
     const Pair& p = pairs_[e];
@@ -589,6 +591,10 @@ void EcpSystem::extract(const Eigen::VectorXd& z, ContactResult& result) const {
     const Eigen::Vector3d c_plus = p.c + dt_ * v_lin;
     result.q_plus.segment<3>(p.q) = c_plus - R_plus * data.p_LC;
     result.q_plus.segment<4>(p.q + 3) << R_plus.w(), R_plus.x(), R_plus.y(), R_plus.z();
+    result.q_plus_systems.push_back(data.system);
+    // The ECP with its impulses (p_n, p_t, p_o along n, t, o: the t1, t2 of the point rows) stands for the
+    // pair's point contacts in the report.
+    result.contacts.push_back({data.body, -1, s.a1_W, data.n_W, s.gap, Eigen::Vector3d(s.p_n, s.p_t, s.p_o)});
   }
 }
 

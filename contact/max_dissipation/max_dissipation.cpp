@@ -123,8 +123,7 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   result.p_S.setZero(nc);
   result.p_T.setZero(nc);
   result.p_L.setZero(nl);
-  result.q_plus.resize(0);
-  result.body_plane.clear();
+  result.clear_implicit();
   result.stats = SolverStatistics{};
   SolverStatistics& stats = result.stats;
   report_.kinetic_energy_star = problem.kinetic_energy(problem.v_star);

@@ -53,7 +53,7 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
   result.p_L = z_.tail(nl);
   result.p_S.setZero(nc);
   result.p_T.setZero(nc);
-  result.q_plus.resize(0);
+  result.clear_implicit();
   for (int i = 0; i < nc; ++i) {
     if (report_.indices.s_position[i] >= 0) result.p_S[i] = lambda_G_[report_.indices.s_position[i]];
     if (report_.indices.t_position[i] >= 0) result.p_T[i] = lambda_G_[report_.indices.t_position[i]];

@@ -38,7 +38,7 @@ void StewartTrinkle::solve(const ContactProblem& problem, ContactResult& result)
   result.p_S.setZero(nc);
   result.p_T.setZero(nc);
   result.p_L.setZero(nl);
-  result.q_plus.resize(0);
+  result.clear_implicit();
   result.stats = SolverStatistics{};
   result.v_plus = problem.v_star;
   if (nc + nl == 0) return;

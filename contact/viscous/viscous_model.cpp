@@ -179,7 +179,7 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
 
   result.p_N = z_.head(nc);
   result.p_L = z_.tail(nl);
-  result.q_plus.resize(0);
+  result.clear_implicit();
   result.p_S.resize(nc);
   result.p_T.resize(nc);
   double power = 0;

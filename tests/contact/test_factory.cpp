@@ -29,6 +29,13 @@ TEST(ContactFactory, ListsStewartTrinkleFirstWithASummary) {
   EXPECT_FALSE(is_contact_model("lcp"));
 }
 
+TEST(ContactFactory, OnlyTheGeometricallyImplicitModelAsksForHullPlanePairs) {
+  for (const ContactModelInfo& m : contact_models())
+    EXPECT_EQ(m.needs.hull_plane_pairs, m.name == "ecp") << m.name;
+  EXPECT_TRUE(contact_model_info("ecp").needs.hull_plane_pairs);
+  EXPECT_THROW(contact_model_info("lcp"), OptionError);
+}
+
 TEST(ContactFactory, UnknownModelNamesTheKnownOnes) {
   const std::string message = error_of("stewart-trinkle", {});
   EXPECT_NE(message.find("unknown contact model 'stewart-trinkle'"), std::string::npos) << message;

@@ -1,6 +1,6 @@
 // Scene-level physics of the ECP model (seed 003, contact/ecp/ecp_model.hpp) through the whole
-// pipeline (scene loading with <load>, collision, assembly with stage 4b, the model, integration with stage
-// 6b), on the shipped scenes ecp_box_slide, ecp_box_push, ecp_box_spin, ecp_tbar and ecp_desk. The expected
+// pipeline (scene loading with <load>, collision, assembly with the body–plane pairs, the model, integration
+// with the model's q⁺), on the shipped scenes ecp_box_slide, ecp_box_push, ecp_box_spin, ecp_tbar and ecp_desk. The expected
 // motions are the discrete-time derivations of shared/notes/seed-003-notes.md §4.2.
 #include <gtest/gtest.h>
 
@@ -215,12 +215,53 @@ struct StepChecks {
 TEST(EcpScenes, TheStepperBuildsTheEcpStagesOnlyUnderTheEcpModel) {
   test::SceneRun ecp("ecp_box_slide.xml");
   ASSERT_EQ(ecp.stepper.contact_model_name(), "ecp");
-  ASSERT_NE(ecp.stepper.ecp_assembly(), nullptr);
-  EXPECT_NE(ecp.stepper.ecp_assembly()->bodies()[ecp.link("box")].hull, nullptr);
+  ASSERT_NE(ecp.stepper.hull_plane_assembly(), nullptr);
+  EXPECT_NE(ecp.stepper.hull_plane_assembly()->bodies()[ecp.link("box")].hull, nullptr);
   test::SceneRun other("ecp_box_slide.xml", "stewart_trinkle");
-  EXPECT_EQ(other.stepper.ecp_assembly(), nullptr);
+  EXPECT_EQ(other.stepper.hull_plane_assembly(), nullptr);
   other.step();
   for (const ContactProblem& P : other.stepper.data().problems) EXPECT_TRUE(P.body_plane.empty());
+}
+
+// The stepper's contract with every model (sim/stepper.hpp): one problem and one result per island, the
+// reported contacts are the rows no pair replaces plus the points the model chose, and integration takes a
+// geometrically implicit model's q⁺ for the systems it decided.
+TEST(EcpScenes, OneProblemPerIslandReportedContactsAndTheModelsConfiguration) {
+  struct Case {
+    const char* scene;
+    const char* model;
+    int steps;
+    bool islands_change;   // the spheres land one by one: islands appear while the problems are reused
+  };
+  for (const Case& c : {Case{"spheres_drop.xml", "stewart_trinkle", 500, true}, Case{"ecp_box_push.xml", "ecp", 100, false},
+                        Case{"ecp_desk.xml", "ecp", 60, false}}) {
+    test::SceneRun run(c.scene, c.model);
+    std::size_t most_islands = 0, fewest_islands = 1000, decided = 0;
+    for (int step = 0; step < c.steps; ++step) {
+      run.step();
+      const StepData& d = run.stepper.data();
+      ASSERT_EQ(d.problems.size(), d.islands.size()) << c.scene << " step " << step;
+      ASSERT_EQ(d.results.size(), d.islands.size()) << c.scene << " step " << step;
+      most_islands = std::max(most_islands, d.islands.size());
+      fewest_islands = std::min(fewest_islands, d.islands.size());
+      std::size_t replaced = 0, chosen = 0;
+      for (std::size_t k = 0; k < d.islands.size(); ++k) {
+        for (int r : d.problems[k].replaced_by) replaced += r >= 0;
+        chosen += d.results[k].contacts.size();
+        EXPECT_EQ(d.results[k].contacts.size(), d.problems[k].body_plane.size()) << c.scene << " step " << step;
+        for (int system : d.results[k].q_plus_systems) {
+          const Tree& tree = run.world.model.multibody.trees[d.islands[k].trees[system]];
+          ++decided;
+          EXPECT_TRUE(run.state.q.segment(tree.q_offset, tree.nq) ==
+                      d.results[k].q_plus.segment(d.problems[k].q_offsets[system], tree.nq))
+              << c.scene << " step " << step;
+        }
+      }
+      EXPECT_EQ(d.reported.size(), d.contacts.size() - replaced + chosen) << c.scene << " step " << step;
+    }
+    if (std::string(c.model) == "ecp") EXPECT_GT(decided, 0u) << c.scene << ": no q⁺ from the model";
+    if (c.islands_change) EXPECT_LT(fewest_islands, most_islands) << c.scene << ": the island count never changed";
+  }
 }
 
 TEST(EcpScenes, SlidingBoxLosesMuGDtPerStepStopsAtStep14AndItsEcpLeadsByMuC) {
@@ -495,7 +536,7 @@ TEST(EcpScenes, BodyBodyAndCurvedPairsKeepPointContactsSolvedWithTheEcps) {
   Stepper& stepper = run.stepper;
   GapMeter meter(run.world.model);
   const int box = run.link("box"), ball = run.link("ball");
-  const EcpBodyInfo& ball_info = stepper.ecp_assembly()->bodies()[ball];
+  const EcpBodyInfo& ball_info = stepper.hull_plane_assembly()->bodies()[ball];
   EXPECT_EQ(ball_info.hull, nullptr);
   EXPECT_NE(ball_info.reason.find("curved"), std::string::npos) << ball_info.reason;
   const double dt = stepper.dt(), r = 0.05, dv = mu * g * dt, dw = 5 * mu * g * dt / (2 * r);
@@ -562,7 +603,7 @@ TEST(EcpScenes, BoxOnBoxPointContactsAreSolvedWithTheBottomBoxsEcp) {
   Stepper& stepper = run.stepper;
   GapMeter meter(run.world.model);
   const int bottom = run.link("bottom"), top = run.link("top");
-  ASSERT_NE(stepper.ecp_assembly()->bodies()[top].hull, nullptr);   // an ECP body too, but far from the ground
+  ASSERT_NE(stepper.hull_plane_assembly()->bodies()[top].hull, nullptr);   // an ECP body too, but far from the ground
   const double dt = stepper.dt(), dv = mu * g * dt;
   // The top box's contact rows are linearised: its gap is held by N v⁺ ≥ −φ/dt, exact for a face that
   // only translates; kPointGapTol allows the collision stage's manifold round-off on top of that.
