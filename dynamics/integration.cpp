@@ -1,5 +1,7 @@
 #include "dynamics/integration.hpp"
 
+#include <algorithm>
+
 namespace impetus {
 
 Eigen::Quaterniond quaternion_at(const Eigen::VectorXd& q, int i) {
@@ -38,6 +40,13 @@ void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eige
         break;
       }
     }
+  }
+}
+
+void project_onto_joint_limits(const MultibodyModel& model, Eigen::VectorXd& q) {
+  for (const Link& link : model.links) {
+    const Joint& j = link.joint;
+    if (j.has_limits && joint_nv(j.type) == 1) q[j.q_index] = std::clamp(q[j.q_index], j.lower, j.upper);
   }
 }
 

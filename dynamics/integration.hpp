@@ -13,6 +13,14 @@ namespace impetus {
 void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
                Eigen::VectorXd& q_out);
 
+/// Projects q onto the joint limits: each limited 1-DoF joint's coordinate clamped to [lower, upper].
+/// A limit is a gap row like a contact's, and is kept the same way: the contact stage stops a joint
+/// at its limit (L·v⁺ ≥ −max(φ_L, 0)/dt, sim/assembly.cpp), and a violation that exists anyway (round-off
+/// of q ⊕ dt·v, a joint started beyond its limit) is removed here, in the configuration, not by a
+/// velocity −φ_L/dt that would stay in the state. Without it the no-slip model's rows can be
+/// infeasible: a finger 2e-10 rad past its limit must turn back while its tip may not slide.
+void project_onto_joint_limits(const MultibodyModel& model, Eigen::VectorXd& q);
+
 /// Unit quaternion (w, x, y, z) stored at q[i..i+3] → Eigen quaternion.
 Eigen::Quaterniond quaternion_at(const Eigen::VectorXd& q, int i);
 void set_quaternion_at(Eigen::VectorXd& q, int i, const Eigen::Quaterniond& quat);

@@ -198,7 +198,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       };
       add_link(c.link_a, +1.0);
       add_link(c.link_b, -1.0);  // same link on both sides (self-contact) sums to the relative Jacobian
-      P.phi[r] = c.phi;
+      P.phi[r] = c.phi < 0 && c.phi > -kGapRoundOff ? 0.0 : c.phi;
       pair_friction(model, c, P.mu[r], P.mu_viscous[r]);
       P.keys[r] = {c.geom_a, c.geom_b, c.feature};
       if (auto it = previous.find(P.keys[r]); it != previous.end()) {
@@ -232,7 +232,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     }
     int r = 0;
     for (const LimitRow& l : limits)
-      if (island_of_root[sets.find(l.tree)] == k) P.phi_L[r++] = l.phi;
+      if (island_of_root[sets.find(l.tree)] == k) P.phi_L[r++] = std::max(l.phi, 0.0);  // see project_onto_joint_limits
     P.L.resize(nl, nv);
     P.L.setFromTriplets(tL.begin(), tL.end());
 

@@ -161,6 +161,7 @@ void Stepper::report_contacts() {
 
 void Stepper::integrate_state(State& state) {
   integrate(model_.multibody, state.q, data_.v_plus, dt_, data_.q_plus);
+  project_onto_joint_limits(model_.multibody, data_.q_plus);
   // A geometrically implicit model's q⁺ is the configuration its constraints hold at (equal to the
   // integrator's to round-off: contact/ecp/ecp_model.hpp (E3)), so that its no-penetration is the state's.
   for (std::size_t k = 0; k < data_.islands.size(); ++k) {
