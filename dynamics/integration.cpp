@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dynamics/mimic.hpp"
+
 namespace impetus {
 
 Eigen::Quaterniond quaternion_at(const Eigen::VectorXd& q, int i) {
@@ -44,9 +46,32 @@ void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eige
 }
 
 void project_onto_joint_limits(const MultibodyModel& model, Eigen::VectorXd& q) {
+  bool moved_a_leader = false;
   for (const Link& link : model.links) {
     const Joint& j = link.joint;
-    if (j.has_limits && joint_nv(j.type) == 1) q[j.q_index] = std::clamp(q[j.q_index], j.lower, j.upper);
+    if (joint_nv(j.type) != 1) continue;
+    const Tree& tree = model.trees[link.tree];
+    double lower = j.lower, upper = j.upper;
+    if (tree.has_mimic()) {  // a leader carries its followers' limits (dynamics/mimic.hpp); followers follow below
+      if (j.mimic >= 0) continue;
+      const int c = tree.u_column[j.v_index - tree.v_offset];
+      lower = tree.u_lower[c];
+      upper = tree.u_upper[c];
+    } else if (!j.has_limits) {
+      continue;
+    }
+    if (!(lower <= upper)) continue;  // limits that admit no position (refused by the loader) or none
+    const double clamped = std::clamp(q[j.q_index], lower, upper);
+    if (clamped == q[j.q_index]) continue;
+    q[j.q_index] = clamped;
+    moved_a_leader = moved_a_leader || tree.has_mimic();
+  }
+  if (!moved_a_leader) return;
+  for (int l = 0; l < static_cast<int>(model.links.size()); ++l) {
+    const Joint& j = model.links[l].joint;
+    if (j.mimic < 0) continue;
+    const MimicRoot root = mimic_root(model, l);
+    q[j.q_index] = root.gain * q[model.links[root.link].joint.q_index] + root.offset;
   }
 }
 

@@ -13,7 +13,9 @@ namespace impetus {
 void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
                Eigen::VectorXd& q_out);
 
-/// Projects q onto the joint limits: each limited 1-DoF joint's coordinate clamped to [lower, upper].
+/// Projects q onto the joint limits: each limited 1-DoF joint's coordinate clamped to [lower, upper]; in a
+/// tree with mimic joints, each leader to the limits of its column (dynamics/mimic.hpp), its followers
+/// then set from it.
 /// A limit is a gap row like a contact's, and is kept the same way: the contact stage stops a joint
 /// at its limit (L·v⁺ ≥ −max(φ_L, 0)/dt, sim/assembly.cpp), and a violation that exists anyway (round-off
 /// of q ⊕ dt·v, a joint started beyond its limit) is removed here, in the configuration, not by a
