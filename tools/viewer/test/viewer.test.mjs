@@ -54,6 +54,18 @@ let pagePath;
 const consoleErrors = [];
 const networkAttempts = [];
 
+// No network: the page must be whole. Every request that is not the file itself is refused and
+// counted; offline mode covers what routing would not see.
+async function routeOffline() {
+  await browser.setOffline(true);
+  await browser.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file://')) return route.continue();
+    networkAttempts.push(url);
+    return route.abort();
+  });
+}
+
 function run(command, args) {
   const result = spawnSync(command, args, { encoding: 'utf8' });
   if (result.error) throw result.error;
@@ -125,15 +137,7 @@ before(async () => {
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: env.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: VIEWPORT,
   });
-  // No network: the page must be whole. Every request that is not the file itself is refused
-  // and counted; offline mode covers what routing would not see.
-  await browser.setOffline(true);
-  await browser.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file://')) return route.continue();
-    networkAttempts.push(url);
-    return route.abort();
-  });
+  await routeOffline();
   page = browser.pages()[0] || await browser.newPage();
   watch(page);
   await page.goto(`file://${pagePath}`);
@@ -286,13 +290,7 @@ test('with control.csv, τ and tracking error are plotted per driven joint, one 
   assert.equal(driven.length, 12);
   // Back to the offline file:// routing of before() (the --serve test routed to its server).
   await browser.unroute('**/*');
-  await browser.setOffline(true);
-  await browser.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file://')) return route.continue();
-    networkAttempts.push(url);
-    return route.abort();
-  });
+  await routeOffline();
   const viewed = await browser.newPage();
   watch(viewed);
   await viewed.goto(`file://${path.join(out, 'view.html')}`);
