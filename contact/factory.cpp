@@ -1,7 +1,7 @@
 // The registry of contact models: the one place that names them all (STYLE.md 6).
 //
 // Adding a model is one line in kRegistry below, e.g.
-//       {{"no_slip", "one line for `impetus models`"}, &NoSlip::create},
+//       {{"no_slip", "one line for `impetus models`"}, &NoSlipModel::create},
 // (plus its #include): the name as written in scenes and --model, the summary `impetus models`
 // prints, optionally what it needs from the collision and assembly stages beyond the point rows
 // (ProblemNeeds, contact/contact_model.hpp; the stepper reads it from here), and the function that builds it from the scene's options — by convention the model's
@@ -29,13 +29,13 @@ struct Registration {
 const std::vector<Registration>& registry() {
   static const std::vector<Registration> kRegistry = {
       {{"stewart_trinkle", "velocity-level LCP with a k-edge friction pyramid (Stewart-Trinkle / Anitescu-Potra), Lemke"},
-       &StewartTrinkle::create},
+       &StewartTrinkleModel::create},
       {{"no_slip", "no slip at any contact (seed 000), velocity level; normal LCP by principal pivoting"},
        &NoSlipModel::create},
       {{"viscous", "purely viscous friction (seed 000), implicit; normal LCP by principal pivoting"},
        &ViscousModel::create},
       {{"max_dissipation", "maximum dissipation (seed 002): frictionless QP, then least kinetic energy in the friction cone under a normal-impulse budget; interior point"},
-       &MaxDissipation::create},
+       &MaxDissipationModel::create},
       {{"ecp", "equivalent contact point of a body's convex hull on a plane (seed 003), geometrically implicit; semismooth Newton",
         {.hull_plane_pairs = true}},
        &EcpModel::create},

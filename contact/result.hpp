@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <any>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,21 @@ struct ContactResult {
   std::vector<BodyPlaneSolution> body_plane;   // one per ContactProblem::body_plane pair
 
   SolverStatistics stats;
+  /// The model's own account of this solve (MaxDissipationReport, NoSlipReport, ViscousReport; empty for a
+  /// model that keeps none), for tests, benchmarks and `impetus solve`: read it with report_as<R>().
+  std::any report;
+
+  /// The report as the model's type R; throws std::bad_any_cast when the model keeps no R.
+  template <class R>
+  const R& report_as() const {
+    return std::any_cast<const R&>(report);
+  }
+  /// The model's slot for its report: made on first use, reused after (no allocation once warm).
+  template <class R>
+  R& report_slot() {
+    if (R* r = std::any_cast<R>(&report)) return *r;
+    return report.emplace<R>();
+  }
 
   /// No geometrically implicit part (q_plus, q_plus_systems, contacts, body_plane empty); keeps the storage.
   void clear_implicit() {

@@ -46,26 +46,27 @@ MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& options) 
   return o;
 }
 
-MaxDissipation::MaxDissipation(MaxDissipationOptions options) : options_(options) {
+MaxDissipationModel::MaxDissipationModel(MaxDissipationOptions options) : options_(options) {
   ipm_.options().trace = options_.trace;
   ipm_.options().tolerance = options_.tolerance;
   ipm_.options().gap_tolerance = options_.gap_tolerance;
   ipm_.options().max_iterations = options_.max_iterations;
 }
 
-std::unique_ptr<ContactModel> MaxDissipation::create(const ModelOptions& options) {
-  return std::make_unique<MaxDissipation>(MaxDissipationOptions::parse(options));
+std::unique_ptr<ContactModel> MaxDissipationModel::create(const ModelOptions& options) {
+  return std::make_unique<MaxDissipationModel>(MaxDissipationOptions::parse(options));
 }
 
-void MaxDissipation::velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+void MaxDissipationModel::velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
                                  Eigen::VectorXd& v) {
   impulse_.noalias() = program.J.transpose() * p;   // 𝐉ᵀp (nv)
   problem.solve_M(impulse_, scratch_);
   v = problem.v_star + scratch_;
 }
 
-bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double impulse_scale,
-                               SolverStatistics& stats) {
+bool MaxDissipationModel::phase_one(const ContactProblem& problem, double rho, double impulse_scale,
+                               SolverStatistics& stats,
+                               MaxDissipationReport& report) {
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   const int nc = problem.nc, nl = problem.nl;
@@ -83,9 +84,9 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
     if (problem.p_L_guess.size() == nl) p2_start_.tail(nl) = problem.p_L_guess;
   }
   ipm_.solve(program_, guess ? &p2_start_ : nullptr, ipm_result_);
-  report_.phase_one_status = ipm_result_.status;
-  report_.phase_one_iterations = ipm_result_.iterations;
-  if (options_.trace) report_.phase_one_trace = ipm_result_.trace;
+  report.phase_one_status = ipm_result_.status;
+  report.phase_one_iterations = ipm_result_.iterations;
+  if (options_.trace) report.phase_one_trace = ipm_result_.trace;
   p1_ = ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
 
   bool certified = ipm_result_.usable();
@@ -93,8 +94,8 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
   if (!certified) {
     // (MD3): projected Gauss–Seidel from the interior-point iterate.
     const PhaseOnePgsResult pgs =
-        pgs_.solve(problem, rho, options_.fallback_sweeps, options_.check_tolerance, impulse_scale, p1_, report_.v_phase_one);
-    report_.phase_one_by_fallback = true;
+        pgs_.solve(problem, rho, options_.fallback_sweeps, options_.check_tolerance, impulse_scale, p1_, report.v_phase_one);
+    report.phase_one_by_fallback = true;
     stats.residual = pgs.residual;
     certified = pgs.converged;
     stats.status = certified ? SolveStatus::Fallback : SolveStatus::Failed;
@@ -103,21 +104,22 @@ bool MaxDissipation::phase_one(const ContactProblem& problem, double rho, double
                     (certified ? "converged" : "did not converge") + " in " + std::to_string(pgs.sweeps) +
                     " sweeps, residual " + std::to_string(pgs.residual);
   } else {
-    velocity_of(problem, program_, p1_, report_.v_phase_one);
+    velocity_of(problem, program_, p1_, report.v_phase_one);
   }
-  report_.p_N_phase_one = p1_.head(nc);
-  if (options_.timing) report_.phase_one_seconds = seconds_since(start);
+  report.p_N_phase_one = p1_.head(nc);
+  if (options_.timing) report.phase_one_seconds = seconds_since(start);
   return certified;
 }
 
-void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result) {
+void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& result) {
   const int nc = problem.nc, nl = problem.nl;
-  report_.phase_one_by_fallback = false;
-  report_.phase_two_accepted = false;
-  report_.phase_one_iterations = report_.phase_two_iterations = 0;
-  report_.phase_one_seconds = report_.phase_two_seconds = 0;
-  if (options_.trace) report_.phase_one_trace = report_.phase_two_trace = InteriorPointTrace{};
-  report_.kappa = 0;
+  MaxDissipationReport& report = result.report_slot<MaxDissipationReport>();
+  report.phase_one_by_fallback = false;
+  report.phase_two_accepted = false;
+  report.phase_one_iterations = report.phase_two_iterations = 0;
+  report.phase_one_seconds = report.phase_two_seconds = 0;
+  if (options_.trace) report.phase_one_trace = report.phase_two_trace = InteriorPointTrace{};
+  report.kappa = 0;
   result.v_plus = problem.v_star;
   result.p_N.setZero(nc);
   result.p_S.setZero(nc);
@@ -126,9 +128,9 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   result.clear_implicit();
   result.stats = SolverStatistics{};
   SolverStatistics& stats = result.stats;
-  report_.kinetic_energy_star = problem.kinetic_energy(problem.v_star);
-  report_.v_phase_one = problem.v_star;
-  report_.kinetic_energy_phase_one = report_.kinetic_energy_phase_two = report_.kinetic_energy_star;
+  report.kinetic_energy_star = problem.kinetic_energy(problem.v_star);
+  report.v_phase_one = problem.v_star;
+  report.kinetic_energy_phase_one = report.kinetic_energy_phase_two = report.kinetic_energy_star;
   if (nc + nl == 0) return;
 
   // Scales of the acceptance checks (MD9) and of ρ (MD3).
@@ -145,26 +147,26 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
   const double impulse_scale = mass * vbar;
 
   // Phase I.
-  const bool phase_one_ok = phase_one(problem, rho, impulse_scale, stats);
-  report_.kinetic_energy_phase_one = problem.kinetic_energy(report_.v_phase_one);
+  const bool phase_one_ok = phase_one(problem, rho, impulse_scale, stats, report);
+  report.kinetic_energy_phase_one = problem.kinetic_energy(report.v_phase_one);
   double kappa = 0;
   for (int i = 0; i < nc; ++i) kappa += p1_[i];
-  report_.kappa = kappa;
+  report.kappa = kappa;
   auto keep_phase_one = [&](const std::string& why) {
-    result.v_plus = report_.v_phase_one;
+    result.v_plus = report.v_phase_one;
     result.p_N = p1_.head(nc);
     result.p_L = p1_.tail(nl);
     if (stats.status == SolveStatus::Solved) stats.status = SolveStatus::Fallback;
     if (!why.empty()) stats.message += (stats.message.empty() ? "" : "; ") + why;
   };
-  stats.iterations = report_.phase_one_iterations;
+  stats.iterations = report.phase_one_iterations;
   if (!phase_one_ok) return keep_phase_one("");
 
   // Phase II.
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_,
-                  program_scratch_, report_.kinetic_energy_phase_one);
+                  program_scratch_, report.kinetic_energy_phase_one);
   const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
   p2_start_.setZero(program_.np);
   for (int i = 0; i < nc; ++i) {
@@ -179,19 +181,19 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
     if (layout_.limit_index[k] >= 0)
       p2_start_[layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : p1_[nc + k];
   ipm_.solve(program_, options_.warm_start ? &p2_start_ : nullptr, ipm_result_);
-  report_.phase_two_status = ipm_result_.status;
-  report_.phase_two_iterations = ipm_result_.iterations;
-  if (options_.trace) report_.phase_two_trace = ipm_result_.trace;
+  report.phase_two_status = ipm_result_.status;
+  report.phase_two_iterations = ipm_result_.iterations;
+  if (options_.trace) report.phase_two_trace = ipm_result_.trace;
   stats.iterations += ipm_result_.iterations;
   const Eigen::VectorXd& p = ipm_result_.p;
   velocity_of(problem, program_, p, v2_);
-  report_.kinetic_energy_phase_two = problem.kinetic_energy(v2_);
-  if (options_.timing) report_.phase_two_seconds = seconds_since(start);
+  report.kinetic_energy_phase_two = problem.kinetic_energy(v2_);
+  if (options_.timing) report.phase_two_seconds = seconds_since(start);
 
   // Acceptance (MD9).
   const double eps = options_.check_tolerance;
   const double pbar = std::max(kappa, impulse_scale);
-  const double energy_scale = std::max(report_.kinetic_energy_star, 0.5 * mass * vbar * vbar);
+  const double energy_scale = std::max(report.kinetic_energy_star, 0.5 * mass * vbar * vbar);
   std::string why;
   if (!ipm_result_.usable()) {
     why = std::string("phase II: interior point ") + to_string(ipm_result_.status) + " (" + ipm_result_.message + ")";
@@ -224,13 +226,13 @@ void MaxDissipation::solve(const ContactProblem& problem, ContactResult& result)
       why = "phase II: friction set violated by " + std::to_string(cone_violation) + " N·s";
     else if (sum_N > kappa + eps * pbar)
       why = "phase II: budget exceeded by " + std::to_string(sum_N - kappa) + " N·s";
-    else if (report_.kinetic_energy_phase_two > report_.kinetic_energy_phase_one + eps * energy_scale)
+    else if (report.kinetic_energy_phase_two > report.kinetic_energy_phase_one + eps * energy_scale)
       why = "phase II: kinetic energy above phase I's by " +
-            std::to_string(report_.kinetic_energy_phase_two - report_.kinetic_energy_phase_one) + " J";
+            std::to_string(report.kinetic_energy_phase_two - report.kinetic_energy_phase_one) + " J";
   }
   if (!why.empty()) return keep_phase_one(why);
 
-  report_.phase_two_accepted = true;
+  report.phase_two_accepted = true;
   stats.residual = ipm_result_.residual();
   result.v_plus = v2_;
   for (int i = 0; i < nc; ++i) {

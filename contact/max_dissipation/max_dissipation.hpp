@@ -145,7 +145,7 @@ struct MaxDissipationOptions {
   static MaxDissipationOptions parse(const ModelOptions& options);
 };
 
-/// What the last solve did, phase by phase (for tests and benchmarks).
+/// What a solve did, phase by phase (ContactResult::report, for tests and benchmarks).
 struct MaxDissipationReport {
   double kappa = 0;                          // κ (N·s)
   double kinetic_energy_star = 0;            // KE(v*) (J)
@@ -162,9 +162,9 @@ struct MaxDissipationReport {
   Eigen::VectorXd p_N_phase_one;             // (nc)
 };
 
-class MaxDissipation final : public ContactModel {
+class MaxDissipationModel final : public ContactModel {
  public:
-  explicit MaxDissipation(MaxDissipationOptions options = {});
+  explicit MaxDissipationModel(MaxDissipationOptions options = {});
   /// For the factory: parses the options (throws OptionError).
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
@@ -172,11 +172,11 @@ class MaxDissipation final : public ContactModel {
   void solve(const ContactProblem& problem, ContactResult& result) override;
 
   const MaxDissipationOptions& options() const { return options_; }
-  const MaxDissipationReport& last_report() const { return report_; }
 
  private:
-  /// Phase I (MD2–MD3) into report_ and p1_; false when not certified even by the fallback.
-  bool phase_one(const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats);
+  /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
+  bool phase_one(const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
+                 MaxDissipationReport& report);
   /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.
   void velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
                    Eigen::VectorXd& v);
@@ -187,7 +187,6 @@ class MaxDissipation final : public ContactModel {
   ConeProgram program_;
   ImpulseLayout layout_;
   PhaseProgramScratch program_scratch_;
-  MaxDissipationReport report_;
   InteriorPointResult ipm_result_;
   Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_;
 };

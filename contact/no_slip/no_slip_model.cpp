@@ -19,9 +19,10 @@ NoSlipOptions NoSlipOptions::parse(const ModelOptions& options) {
 }
 
 void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
-  // Reset field by field: report_.indices keeps its buffers (no allocation once warm).
-  report_.projection = {};
-  report_.equality_residual = 0;
+  // Reset field by field: report.indices keeps its buffers (no allocation once warm).
+  NoSlipReport& report = result.report_slot<NoSlipReport>();
+  report.projection = {};
+  report.equality_residual = 0;
   const int nc = problem.nc, nl = problem.nl;
 
   M_inverse_.reset(problem);
@@ -35,7 +36,7 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
     for (int i = 0; i < nc; ++i) sticks_[i] = problem.phi[i] <= options_.stick_gap;
   }
   find_indices(problem.S, problem.T, sticks_, options_.projection.pivoting.dependence_tolerance, factor_,
-               report_.indices);
+               report.indices);
 
   // 2. The normal and joint-limit LCP.
   U_.N = &problem.N;
@@ -46,7 +47,7 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
   if (problem.p_L_guess.size() == nl) guess_.tail(nl) = problem.p_L_guess;
   projection_.solve(M_inverse_, factor_, U_, v_f_, &guess_, options_.projection, z_, result.v_plus, lambda_G_,
                     result.stats);
-  report_.projection = projection_.report();
+  report.projection = projection_.report();
 
   // 3. Impulses: p_N, p_L from z; p_S, p_T from λ_G of the kept rows.
   result.p_N = z_.head(nc);
@@ -55,8 +56,8 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
   result.p_T.setZero(nc);
   result.clear_implicit();
   for (int i = 0; i < nc; ++i) {
-    if (report_.indices.s_position[i] >= 0) result.p_S[i] = lambda_G_[report_.indices.s_position[i]];
-    if (report_.indices.t_position[i] >= 0) result.p_T[i] = lambda_G_[report_.indices.t_position[i]];
+    if (report.indices.s_position[i] >= 0) result.p_S[i] = lambda_G_[report.indices.s_position[i]];
+    if (report.indices.t_position[i] >= 0) result.p_T[i] = lambda_G_[report.indices.t_position[i]];
   }
 
   // (NS2) on every sticking contact, dropped rows included: the certificate of step 1.
@@ -66,9 +67,9 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
     eq = std::max({eq, std::abs(row_dot({&problem.S, i}, result.v_plus)),
                    std::abs(row_dot({&problem.T, i}, result.v_plus))});
   }
-  report_.equality_residual = eq;
-  const double s_v = report_.projection.pivoting.velocity_scale > 0
-                         ? report_.projection.pivoting.velocity_scale
+  report.equality_residual = eq;
+  const double s_v = report.projection.pivoting.velocity_scale > 0
+                         ? report.projection.pivoting.velocity_scale
                          : projection_velocity_scale(factor_, U_, v_f_);
   result.stats.residual = std::max(result.stats.residual, eq / s_v);
 }

@@ -51,7 +51,7 @@ struct NoSlipOptions {
   static NoSlipOptions parse(const ModelOptions& options);
 };
 
-/// What the last solve did.
+/// What a solve did (ContactResult::report).
 struct NoSlipReport {
   FindIndicesResult indices;        // rows kept by FIND-INDICES; indices.rank = rank(G)
   ProjectionReport projection;      // pivots, fallback, ρ
@@ -69,11 +69,9 @@ class NoSlipModel final : public ContactModel {
   void solve(const ContactProblem& problem, ContactResult& result) override;
 
   const NoSlipOptions& options() const { return options_; }
-  const NoSlipReport& last_report() const { return report_; }
 
  private:
   NoSlipOptions options_;
-  NoSlipReport report_;
   BlockInertia M_inverse_;
   DelassusFactor factor_;
   UnilateralProjection projection_;

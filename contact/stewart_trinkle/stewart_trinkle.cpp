@@ -1,4 +1,4 @@
-// StewartTrinkle::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
+// StewartTrinkleModel::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "contact/stewart_trinkle/warm_start.hpp"
 
@@ -23,16 +23,16 @@ std::string describe_failure(const LemkeResult& r) {
 
 }  // namespace
 
-StewartTrinkle::StewartTrinkle(StewartTrinkleOptions options)
+StewartTrinkleModel::StewartTrinkleModel(StewartTrinkleOptions options)
     : options_(options), lemke_(options.lemke()), warm_(std::make_unique<StewartTrinkleWarmStart>()) {}
 
-StewartTrinkle::~StewartTrinkle() = default;
+StewartTrinkleModel::~StewartTrinkleModel() = default;
 
-std::unique_ptr<ContactModel> StewartTrinkle::create(const ModelOptions& options) {
-  return std::make_unique<StewartTrinkle>(StewartTrinkleOptions::parse(options));
+std::unique_ptr<ContactModel> StewartTrinkleModel::create(const ModelOptions& options) {
+  return std::make_unique<StewartTrinkleModel>(StewartTrinkleOptions::parse(options));
 }
 
-void StewartTrinkle::solve(const ContactProblem& problem, ContactResult& result) {
+void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& result) {
   const int nc = problem.nc, nl = problem.nl;
   result.p_N.setZero(nc);
   result.p_S.setZero(nc);

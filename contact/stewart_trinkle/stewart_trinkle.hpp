@@ -187,10 +187,10 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
 /// A of (ST6) from the rows' D (dense, size²): what Lemke needs and the warm start does not.
 void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp);
 
-class StewartTrinkle final : public ContactModel {
+class StewartTrinkleModel final : public ContactModel {
  public:
-  explicit StewartTrinkle(StewartTrinkleOptions options = {});
-  ~StewartTrinkle() override;
+  explicit StewartTrinkleModel(StewartTrinkleOptions options = {});
+  ~StewartTrinkleModel() override;
   /// For the factory: parses the options (throws OptionError).
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 

@@ -72,7 +72,7 @@ void ViscousModel::distribute_coefficients(const ContactProblem& problem) {
   }
 }
 
-bool ViscousModel::build_metric(const ContactProblem& problem) {
+bool ViscousModel::build_metric(const ContactProblem& problem, ViscousReport& report) {
   const int nc = problem.nc, nv = problem.nv, nb = static_cast<int>(problem.systems.size());
   const double dt = problem.dt;
   block_of_column_.assign(nv, -1);
@@ -95,7 +95,7 @@ bool ViscousModel::build_metric(const ContactProblem& problem) {
       if (first >= 0) block_has_friction_[first] = 1;
     }
   }
-  report_.dense_metric = coupled;
+  report.dense_metric = coupled;
 
   if (coupled) {
     W_dense_.setZero(nv, nv);
@@ -150,12 +150,13 @@ bool ViscousModel::build_metric(const ContactProblem& problem) {
 }
 
 void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
-  report_ = {};
+  ViscousReport& report = result.report_slot<ViscousReport>();
+  report = {};
   const int nc = problem.nc, nl = problem.nl, nv = problem.nv;
   const double dt = problem.dt;
 
   distribute_coefficients(problem);
-  const bool factored = build_metric(problem);
+  const bool factored = build_metric(problem, report);
 
   // v_f = W⁻¹ M v*  (V3).
   v_f_.setZero(nv);
@@ -171,7 +172,7 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
   if (problem.p_L_guess.size() == nl) guess_.tail(nl) = problem.p_L_guess;
   projection_.solve(*W_, factor_, U_, v_f_, &guess_, options_.projection, z_, result.v_plus, lambda_G_,
                     result.stats);
-  report_.projection = projection_.report();
+  report.projection = projection_.report();
   if (!factored) {
     result.stats.status = SolveStatus::Failed;
     result.stats.message = "M + dt·K is not numerically positive definite; " + result.stats.message;
@@ -189,7 +190,7 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
     result.p_T[i] = -dt * mu_[i] * t;
     power += (result.p_S[i] * s + result.p_T[i] * t) / dt;
   }
-  report_.friction_power = power;
+  report.friction_power = power;
 }
 
 }  // namespace impetus

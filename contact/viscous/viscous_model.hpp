@@ -56,6 +56,7 @@ struct ViscousOptions {
   static ViscousOptions parse(const ModelOptions& options);
 };
 
+/// What a solve did (ContactResult::report).
 struct ViscousReport {
   ProjectionReport projection;
   bool dense_metric = false;        // W factored as one dense matrix (viscous rows couple systems)
@@ -73,14 +74,12 @@ class ViscousModel final : public ContactModel {
   void solve(const ContactProblem& problem, ContactResult& result) override;
 
   const ViscousOptions& options() const { return options_; }
-  const ViscousReport& last_report() const { return report_; }
 
  private:
   void distribute_coefficients(const ContactProblem& problem);
-  bool build_metric(const ContactProblem& problem);
+  bool build_metric(const ContactProblem& problem, ViscousReport& report);
 
   ViscousOptions options_;
-  ViscousReport report_;
   Eigen::VectorXd mu_;                                    // (nc) μ̃
   std::vector<int> order_;                                // (nc) scratch of the pair grouping
   std::vector<int> block_of_column_;                      // (nv)

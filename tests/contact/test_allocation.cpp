@@ -79,7 +79,7 @@ TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {
   v_star[8] -= 9.81 * dt;
   const ContactProblem& p = b.build(v, v_star);
 
-  StewartTrinkle model;
+  StewartTrinkleModel model;
   ContactResult result;
   model.solve(p, result);   // warm up: buffers grow to this size
   model.solve(p, result);

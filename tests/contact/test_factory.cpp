@@ -62,7 +62,7 @@ TEST(StewartTrinkleOptions, DefaultsAndParsedValues) {
   EXPECT_EQ(o.lemke().regularization_growth, 100);
   EXPECT_EQ(o.merge_tolerance, 0.0);
   auto model = make_contact_model("stewart_trinkle", {{"friction_edges", "6"}});
-  EXPECT_EQ(dynamic_cast<StewartTrinkle&>(*model).options().friction_edges, 6);
+  EXPECT_EQ(dynamic_cast<StewartTrinkleModel&>(*model).options().friction_edges, 6);
 }
 
 TEST(StewartTrinkleOptions, BadValuesAndUnknownKeysThrowWithClearMessages) {

@@ -31,7 +31,7 @@ constexpr double kEnergy = 1e-7;
 // program is degenerate (piles: contacts touching with zero force).
 constexpr double kTwoRoutes = 3e-4;
 
-ContactResult solve(MaxDissipation& model, const ContactProblem& problem) {
+ContactResult solve(MaxDissipationModel& model, const ContactProblem& problem) {
   ContactResult result;
   model.solve(problem, result);
   return result;
@@ -45,16 +45,16 @@ const ContactProblem& point_on_ground(ProblemBuilder& b, double m, double mu, co
   return b.build(Eigen::Vector3d(v_star.x(), v_star.y(), 0), v_star);
 }
 
-TEST(MaxDissipation, PointMassSlidesLosingMuKappa) {
+TEST(MaxDissipationModel, PointMassSlidesLosingMuKappa) {
   const double m = 1.5, mu = 0.3, dt = 0.01;
   ProblemBuilder b(dt);
   const Eigen::Vector3d v_star(2.0, 1.0, -kGravity * dt);
   const ContactProblem& P = point_on_ground(b, m, mu, v_star);
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult r = solve(model, P);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   const double kappa = m * kGravity * dt;   // phase I stops the fall: κ = m g dt
-  EXPECT_NEAR(model.last_report().kappa, kappa, kSolution * kappa);
+  EXPECT_NEAR(r.report_as<MaxDissipationReport>().kappa, kappa, kSolution * kappa);
   EXPECT_NEAR(r.p_N[0], kappa, kSolution * kappa);
   const Eigen::Vector2d slip = v_star.head<2>();
   const Eigen::Vector2d v_t = slip - mu * kappa / m * slip.normalized();
@@ -63,7 +63,7 @@ TEST(MaxDissipation, PointMassSlidesLosingMuKappa) {
   EXPECT_NEAR(r.v_plus[2], 0.0, kSolution);
 }
 
-TEST(MaxDissipation, InclineSticksIffTanThetaAtMostMu) {
+TEST(MaxDissipationModel, InclineSticksIffTanThetaAtMostMu) {
   // A particle at rest on an incline of angle θ rising along x: n = (−sin θ, 0, cos θ),
   // t1 = (cos θ, 0, sin θ) up the slope. Phase I gives κ = m g dt cos θ; phase II keeps p_N = κ and
   // stops the slip m g dt sin θ iff it is within μκ, else slides with a = g(sin θ − μ cos θ).
@@ -77,7 +77,7 @@ TEST(MaxDissipation, InclineSticksIffTanThetaAtMostMu) {
     b.contact(Eigen::RowVector3d(-std::sin(theta), 0, std::cos(theta)),
               Eigen::RowVector3d(std::cos(theta), 0, std::sin(theta)), Eigen::RowVector3d(0, 1, 0), 0.0, mu);
     const ContactProblem& P = b.build(Eigen::Vector3d::Zero(), Eigen::Vector3d(0, 0, -kGravity * dt));
-    MaxDissipation model;
+    MaxDissipationModel model;
     const ContactResult r = solve(model, P);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << degrees << "°: " << r.stats.message;
     const Eigen::Vector3d up_slope(std::cos(theta), 0, std::sin(theta));
@@ -88,7 +88,7 @@ TEST(MaxDissipation, InclineSticksIffTanThetaAtMostMu) {
   }
 }
 
-TEST(MaxDissipation, BoxAtRestOnFourCornersStaysAtRest) {
+TEST(MaxDissipationModel, BoxAtRestOnFourCornersStaysAtRest) {
   // Four coplanar contacts, three independent: the Delassus matrix is singular, the normal impulses
   // are not unique, v⁺ is (0 exactly in the limit).
   const double m = 3, dt = 0.001;
@@ -101,7 +101,7 @@ TEST(MaxDissipation, BoxAtRestOnFourCornersStaysAtRest) {
   Eigen::VectorXd v_star = Eigen::VectorXd::Zero(6);
   v_star[2] = -kGravity * dt;
   const ContactProblem& P = b.build(Eigen::VectorXd::Zero(6), v_star);
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult r = solve(model, P);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_LT(r.v_plus.lpNorm<Eigen::Infinity>(), kSolution * kGravity * dt);
@@ -109,7 +109,7 @@ TEST(MaxDissipation, BoxAtRestOnFourCornersStaysAtRest) {
   EXPECT_LT(r.p_S.cwiseAbs().maxCoeff() + r.p_T.cwiseAbs().maxCoeff(), kSolution * m * kGravity * dt);
 }
 
-TEST(MaxDissipation, SlidingBoxLosesMuGDtAndKeepsItsFaceOnTheGround) {
+TEST(MaxDissipationModel, SlidingBoxLosesMuGDtAndKeepsItsFaceOnTheGround) {
   const double m = 2, mu = 0.3, dt = 0.01;
   const Eigen::Vector3d h(0.2, 0.1, 0.05);
   ProblemBuilder b(dt);
@@ -122,7 +122,7 @@ TEST(MaxDissipation, SlidingBoxLosesMuGDtAndKeepsItsFaceOnTheGround) {
   Eigen::VectorXd v_star = v;
   v_star[2] = -kGravity * dt;
   const ContactProblem& P = b.build(v, v_star);
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult r = solve(model, P);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_NEAR(r.v_plus[0], 1.0 - mu * kGravity * dt, kSolution);
@@ -183,14 +183,14 @@ double largest_gap_violation(const ContactProblem& P, const Eigen::VectorXd& v) 
   return std::max(0.0, -gap.minCoeff());
 }
 
-TEST(MaxDissipation, PilesNeverGainEnergyAndMeetTheirConstraints) {
+TEST(MaxDissipationModel, PilesNeverGainEnergyAndMeetTheirConstraints) {
   for (unsigned seed = 1; seed <= 6; ++seed) {
     Pile pile(3, 2, 0.5, seed);
     const ContactProblem& P = *pile.problem;
-    MaxDissipation model;
+    MaxDissipationModel model;
     const ContactResult r = solve(model, P);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << r.stats.message;
-    const MaxDissipationReport& rep = model.last_report();
+    const MaxDissipationReport& rep = r.report_as<MaxDissipationReport>();
     const double scale = rep.kinetic_energy_star;
     // (MD8): φ ≥ 0, so KE(v⁺) ≤ KE(v⁺_I) ≤ KE(v*).
     EXPECT_LE(P.kinetic_energy(r.v_plus), rep.kinetic_energy_phase_one + kEnergy * scale);
@@ -211,57 +211,57 @@ TEST(MaxDissipation, PilesNeverGainEnergyAndMeetTheirConstraints) {
   }
 }
 
-TEST(MaxDissipation, TraceAndTimingAreInTheReportOnlyWhenAskedFor) {
+TEST(MaxDissipationModel, TraceAndTimingAreInTheReportOnlyWhenAskedFor) {
   Pile pile(3, 2, 0.5, 3);
   const ContactProblem& P = *pile.problem;
-  MaxDissipation plain;
+  MaxDissipationModel plain;
   const ContactResult rp = solve(plain, P);
   MaxDissipationOptions options;
   options.trace = options.timing = true;
-  MaxDissipation traced(options);
+  MaxDissipationModel traced(options);
   const ContactResult rt = solve(traced, P);
   ASSERT_EQ(rt.stats.status, SolveStatus::Solved) << rt.stats.message;
-  ASSERT_TRUE(traced.last_report().phase_two_accepted);
+  ASSERT_TRUE(rt.report_as<MaxDissipationReport>().phase_two_accepted);
   EXPECT_TRUE(rp.v_plus == rt.v_plus && rp.p_N == rt.p_N && rp.p_S == rt.p_S);   // watched, not changed
-  const MaxDissipationReport& off = plain.last_report();
+  const MaxDissipationReport& off = rp.report_as<MaxDissipationReport>();
   EXPECT_TRUE(off.phase_one_trace.iterations.empty() && off.phase_two_trace.iterations.empty());
   EXPECT_EQ(off.phase_one_seconds + off.phase_two_seconds, 0.0);   // no clock read
-  const MaxDissipationReport& on = traced.last_report();
+  const MaxDissipationReport& on = rt.report_as<MaxDissipationReport>();
   EXPECT_EQ(static_cast<int>(on.phase_one_trace.iterations.size()), on.phase_one_iterations + 1);
   EXPECT_EQ(static_cast<int>(on.phase_two_trace.iterations.size()), on.phase_two_iterations + 1);
   EXPECT_GT(on.phase_one_seconds, 0.0);
   EXPECT_GT(on.phase_two_seconds, 0.0);
 }
 
-TEST(MaxDissipation, LooserGapToleranceStopsSoonerAndStaysWithinItsGap) {
+TEST(MaxDissipationModel, LooserGapToleranceStopsSoonerAndStaysWithinItsGap) {
   // gap_tolerance reaches both interior-point solves: a looser gap ends phase II in fewer
   // iterations, and what it returns is still certified (MD9) and dissipative.
   Pile pile(3, 2, 0.5, 3);
   const ContactProblem& P = *pile.problem;
-  MaxDissipation tight;
+  MaxDissipationModel tight;
   const ContactResult rt = solve(tight, P);
   MaxDissipationOptions loose_options;
   loose_options.gap_tolerance = 1e-6;
-  MaxDissipation loose(loose_options);
+  MaxDissipationModel loose(loose_options);
   const ContactResult rl = solve(loose, P);
   ASSERT_EQ(rt.stats.status, SolveStatus::Solved) << rt.stats.message;
   ASSERT_EQ(rl.stats.status, SolveStatus::Solved) << rl.stats.message;
-  EXPECT_TRUE(loose.last_report().phase_two_accepted);
-  EXPECT_LT(loose.last_report().phase_two_iterations, tight.last_report().phase_two_iterations);
-  EXPECT_LT(P.kinetic_energy(rl.v_plus), loose.last_report().kinetic_energy_star);
+  EXPECT_TRUE(rl.report_as<MaxDissipationReport>().phase_two_accepted);
+  EXPECT_LT(rl.report_as<MaxDissipationReport>().phase_two_iterations, rt.report_as<MaxDissipationReport>().phase_two_iterations);
+  EXPECT_LT(P.kinetic_energy(rl.v_plus), rl.report_as<MaxDissipationReport>().kinetic_energy_star);
 }
 
-TEST(MaxDissipation, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution) {
+TEST(MaxDissipationModel, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution) {
   // (MD10) on slow piles with gaps of up to 5 mm: phase II built with the ceiling KE(v⁺_I) has fewer
   // velocity rows, every row it leaves out is slack at the full program's solution, and both
   // programs give the same v⁺.
   for (unsigned seed = 1; seed <= 4; ++seed) {
     Pile pile(3, 2, 0.5, seed, false, /*speed=*/0.01, /*gap=*/0.005);
     const ContactProblem& P = *pile.problem;
-    MaxDissipation model;
+    MaxDissipationModel model;
     const ContactResult r = solve(model, P);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << r.stats.message;
-    const MaxDissipationReport& rep = model.last_report();
+    const MaxDissipationReport& rep = r.report_as<MaxDissipationReport>();
 
     ConeProgram full, reduced;
     ImpulseLayout layout;
@@ -294,19 +294,19 @@ TEST(MaxDissipation, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution) {
   }
 }
 
-TEST(MaxDissipation, FrictionlessPhaseTwoEqualsPhaseOne) {
+TEST(MaxDissipationModel, FrictionlessPhaseTwoEqualsPhaseOne) {
   // With μ = 0 and φ = 0, phase I's point is optimal for phase II (MD8).
   for (unsigned seed = 1; seed <= 4; ++seed) {
     Pile pile(3, 2, 0.0, seed, /*zero_gaps=*/true);
     const ContactProblem& P = *pile.problem;
-    MaxDissipation model;
+    MaxDissipationModel model;
     const ContactResult r = solve(model, P);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    ASSERT_TRUE(model.last_report().phase_two_accepted);
+    ASSERT_TRUE(r.report_as<MaxDissipationReport>().phase_two_accepted);
     const double vbar = P.v_star.lpNorm<Eigen::Infinity>();
-    EXPECT_LT((r.v_plus - model.last_report().v_phase_one).lpNorm<Eigen::Infinity>(), kTwoRoutes * vbar);
-    EXPECT_NEAR(model.last_report().kinetic_energy_phase_two, model.last_report().kinetic_energy_phase_one,
-                kEnergy * model.last_report().kinetic_energy_star);
+    EXPECT_LT((r.v_plus - r.report_as<MaxDissipationReport>().v_phase_one).lpNorm<Eigen::Infinity>(), kTwoRoutes * vbar);
+    EXPECT_NEAR(r.report_as<MaxDissipationReport>().kinetic_energy_phase_two, r.report_as<MaxDissipationReport>().kinetic_energy_phase_one,
+                kEnergy * r.report_as<MaxDissipationReport>().kinetic_energy_star);
   }
 }
 
@@ -337,7 +337,7 @@ const ContactProblem& two_falling_boxes(ProblemBuilder& b) {
   return b.build(v, v);
 }
 
-TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
+TEST(MaxDissipationModel, ImpulseFormGivesTheVelocityFormSolution) {
   // Phase II in impulse form ([002] QP1): minimise ½pᵀAp + pᵀb, A = G M⁻¹ Gᵀ, b = G v*, with
   // A_N p + b_N + φ/dt ≥ 0. With A = L Lᵀ it is the cone program of unit inertia, 𝐉 = L, v* = L⁻¹b,
   // R = E_N L — the same solver on a different formulation; both must give the same impulses.
@@ -346,10 +346,10 @@ TEST(MaxDissipation, ImpulseFormGivesTheVelocityFormSolution) {
   ProblemBuilder b(0.002);
   const ContactProblem& P = two_falling_boxes(b);
 
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult r = solve(model, P);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-  const double kappa = model.last_report().kappa;
+  const double kappa = r.report_as<MaxDissipationReport>().kappa;
 
   ConeProgram velocity_form;
   ImpulseLayout layout;
@@ -402,14 +402,14 @@ TEST(InteriorPointTail, AGapStalledJustAboveItsToleranceStopsAsAcceptable) {
   // with the residuals at the tolerance.
   ProblemBuilder b(0.002);
   const ContactProblem& P = two_falling_boxes(b);
-  MaxDissipation model;
+  MaxDissipationModel model;
   ContactResult r;
   model.solve(P, r);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   ConeProgram program;
   ImpulseLayout layout;
   PhaseProgramScratch scratch;
-  build_phase_two(P, FrictionCone::SecondOrder, 4, model.last_report().kappa, Eigen::VectorXd(), program, layout,
+  build_phase_two(P, FrictionCone::SecondOrder, 4, r.report_as<MaxDissipationReport>().kappa, Eigen::VectorXd(), program, layout,
                   scratch);
 
   InteriorPointOptions options;
@@ -443,10 +443,10 @@ TEST(InteriorPointTail, AGapStalledJustAboveItsToleranceStopsAsAcceptable) {
   EXPECT_NE(capped_sooner.message.find("no convergence"), std::string::npos) << capped_sooner.message;
   // The stopped point is the same solution to the model's certified accuracy (see the test above).
   EXPECT_LE((with_tail.p - without_tail.p).lpNorm<Eigen::Infinity>(),
-            model.options().check_tolerance * model.last_report().kappa);
+            model.options().check_tolerance * r.report_as<MaxDissipationReport>().kappa);
 }
 
-TEST(MaxDissipation, PyramidLosesMuKappaAlongAnEdgeAndLessBetweenEdges) {
+TEST(MaxDissipationModel, PyramidLosesMuKappaAlongAnEdgeAndLessBetweenEdges) {
   // k = 4: edges ±t1, ±t2, so |p_S| + |p_T| ≤ μ p_N (MD6). Along t1 the slip meets μκ; at 45° the
   // projection of the stopping impulse on the diamond is its facet's midpoint, of size μκ/√2.
   const double m = 1, mu = 0.4, dt = 0.01, kappa = m * kGravity * dt;
@@ -457,7 +457,7 @@ TEST(MaxDissipation, PyramidLosesMuKappaAlongAnEdgeAndLessBetweenEdges) {
     ProblemBuilder b(dt);
     const Eigen::Vector3d v_star(3 * std::cos(angle), 3 * std::sin(angle), -kGravity * dt);
     const ContactProblem& P = point_on_ground(b, m, mu, v_star);
-    MaxDissipation model(options);
+    MaxDissipationModel model(options);
     const ContactResult r = solve(model, P);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
     const double loss = angle == 0 ? mu * kappa : mu * kappa / std::sqrt(2.0);
@@ -466,7 +466,7 @@ TEST(MaxDissipation, PyramidLosesMuKappaAlongAnEdgeAndLessBetweenEdges) {
   }
 }
 
-TEST(MaxDissipation, ViscousFrictionRemovesDtMuVOfTheSlip) {
+TEST(MaxDissipationModel, ViscousFrictionRemovesDtMuVOfTheSlip) {
   // friction="viscous", μ = 0: ‖p_t‖ ≤ dt μ_v ‖v_t*‖ (MD7); a fast slip meets the whole bound, so
   // v⁺_t = v_t*(1 − dt μ_v/m), the implicit-Euler step of the viscous law when dt μ_v < m.
   const double m = 2, dt = 0.01, mu_v = 30;
@@ -478,18 +478,18 @@ TEST(MaxDissipation, ViscousFrictionRemovesDtMuVOfTheSlip) {
   P.mu_viscous[0] = mu_v;
   MaxDissipationOptions options;
   options.friction = FrictionCone::Viscous;
-  MaxDissipation model(options);
+  MaxDissipationModel model(options);
   const ContactResult r = solve(model, P);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_NEAR(r.v_plus[0], v_star[0] * (1 - dt * mu_v / m), kSolution);
   EXPECT_NEAR(r.v_plus[1], v_star[1] * (1 - dt * mu_v / m), kSolution);
   // The cone ignores μ_v: no friction at μ = 0.
-  MaxDissipation cone_model;
+  MaxDissipationModel cone_model;
   const ContactResult rc = solve(cone_model, P);
   EXPECT_NEAR(rc.v_plus[0], v_star[0], kSolution);
 }
 
-TEST(MaxDissipation, JointLimitStopsAtItsGap) {
+TEST(MaxDissipationModel, JointLimitStopsAtItsGap) {
   // One prismatic coordinate of mass m moving at −1 m/s towards its lower limit φ_L away:
   // L v⁺ ≥ −φ_L/dt stops it at exactly that speed.
   const double m = 4, dt = 0.01, phi_L = 0.002;
@@ -497,30 +497,30 @@ TEST(MaxDissipation, JointLimitStopsAtItsGap) {
   b.add_system(m * Eigen::MatrixXd::Identity(1, 1));
   b.limit(Eigen::RowVectorXd::Ones(1), phi_L);
   const ContactProblem& P = b.build(Eigen::VectorXd::Constant(1, -1.0), Eigen::VectorXd::Constant(1, -1.0));
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult r = solve(model, P);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_NEAR(r.v_plus[0], -phi_L / dt, kSolution);
   EXPECT_NEAR(r.p_L[0], m * (1.0 - phi_L / dt), kSolution * m);
 }
 
-TEST(MaxDissipation, UnfinishedPhaseTwoKeepsPhaseOneAndSaysSo) {
+TEST(MaxDissipationModel, UnfinishedPhaseTwoKeepsPhaseOneAndSaysSo) {
   // Five interior-point iterations are too few for a pile (10–20 are needed), so phase II is not
   // usable and the step keeps phase I, or phase I's own fallback.
   Pile pile(3, 2, 0.5, 2);
   MaxDissipationOptions options;
   options.max_iterations = 5;
-  MaxDissipation model(options);
+  MaxDissipationModel model(options);
   const ContactResult r = solve(model, *pile.problem);
-  if (model.last_report().phase_two_accepted) GTEST_SKIP() << "phase II converged in five iterations";
+  if (r.report_as<MaxDissipationReport>().phase_two_accepted) GTEST_SKIP() << "phase II converged in five iterations";
   EXPECT_NE(r.stats.status, SolveStatus::Solved);
   EXPECT_FALSE(r.stats.message.empty());
-  EXPECT_EQ(r.v_plus, model.last_report().v_phase_one);
+  EXPECT_EQ(r.v_plus, r.report_as<MaxDissipationReport>().v_phase_one);
   EXPECT_EQ(r.p_S, Eigen::VectorXd::Zero(pile.problem->nc));
   EXPECT_TRUE(r.v_plus.allFinite());
 }
 
-TEST(MaxDissipation, SqueezedBetweenPenetratingWallsFallsBackWithoutThrowing) {
+TEST(MaxDissipationModel, SqueezedBetweenPenetratingWallsFallsBackWithoutThrowing) {
   // Two opposite walls both 1 cm inside the body: N v ≥ 1 m/s and −N v ≥ 1 m/s cannot both hold.
   // Phase I's interior-point method cannot certify; the bounded fallback (MD3) still returns finite
   // impulses within [0, ρ].
@@ -530,27 +530,27 @@ TEST(MaxDissipation, SqueezedBetweenPenetratingWallsFallsBackWithoutThrowing) {
   b.contact(Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), Eigen::RowVector3d(0, 0, 1), -0.01, 0.5);
   b.contact(Eigen::RowVector3d(-1, 0, 0), Eigen::RowVector3d(0, 1, 0), Eigen::RowVector3d(0, 0, 1), -0.01, 0.5);
   const ContactProblem& P = b.build(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
-  MaxDissipation model;
+  MaxDissipationModel model;
   ContactResult r;
   EXPECT_NO_THROW(model.solve(P, r));
   EXPECT_NE(r.stats.status, SolveStatus::Solved);
   EXPECT_TRUE(r.v_plus.allFinite());
-  EXPECT_TRUE(model.last_report().phase_one_by_fallback);
+  EXPECT_TRUE(r.report_as<MaxDissipationReport>().phase_one_by_fallback);
   EXPECT_GE(r.p_N.minCoeff(), 0.0);
 }
 
-TEST(MaxDissipation, SameProblemSameBits) {
+TEST(MaxDissipationModel, SameProblemSameBits) {
   Pile pile(2, 2, 0.4, 11);
-  MaxDissipation a, b;
+  MaxDissipationModel a, b;
   const ContactResult ra = solve(a, *pile.problem), rb = solve(b, *pile.problem);
   EXPECT_EQ(ra.v_plus, rb.v_plus);
   EXPECT_EQ(ra.p_N, rb.p_N);
   EXPECT_EQ(ra.p_S, rb.p_S);
 }
 
-TEST(MaxDissipation, WarmStartReachesTheColdSolution) {
+TEST(MaxDissipationModel, WarmStartReachesTheColdSolution) {
   Pile pile(3, 2, 0.5, 4);
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult cold = solve(model, *pile.problem);
   ASSERT_EQ(cold.stats.status, SolveStatus::Solved);
   ContactProblem warm_problem = *pile.problem;
@@ -563,11 +563,11 @@ TEST(MaxDissipation, WarmStartReachesTheColdSolution) {
   EXPECT_LT((warm.v_plus - cold.v_plus).lpNorm<Eigen::Infinity>(), kTwoRoutes * vbar);
 }
 
-TEST(MaxDissipation, NoContactsReturnsTheFreeVelocity) {
+TEST(MaxDissipationModel, NoContactsReturnsTheFreeVelocity) {
   ProblemBuilder b(0.01);
   b.add_system(Eigen::MatrixXd::Identity(2, 2));
   const ContactProblem& P = b.build(Eigen::Vector2d(1, 2), Eigen::Vector2d(1, 1.9));
-  MaxDissipation model;
+  MaxDissipationModel model;
   const ContactResult r = solve(model, P);
   EXPECT_EQ(r.stats.status, SolveStatus::Solved);
   EXPECT_EQ(r.v_plus, P.v_star);

@@ -72,8 +72,8 @@ TEST(NoSlipGrasp, ContactsAreThirtySixAndTheProblemHasRedundantRows) {
   sim.step(model);
   EXPECT_EQ(sim.contacts(), 36);
   // 14 coordinates; rank(G) ≤ 14 while G has 72 rows, and the active normal rows fill the rest.
-  EXPECT_LE(model.last_report().indices.rank, 14);
-  EXPECT_LE(model.last_report().projection.pivoting.active + model.last_report().indices.rank, 14);
+  EXPECT_LE(sim.result().report_as<NoSlipReport>().indices.rank, 14);
+  EXPECT_LE(sim.result().report_as<NoSlipReport>().projection.pivoting.active + sim.result().report_as<NoSlipReport>().indices.rank, 14);
 }
 
 TEST(NoSlipGrasp, StewartTrinkleOnTheSameProblemMeetsCoulombsConditions) {

@@ -70,7 +70,7 @@ ContactResult solve(const ContactProblem& p, int edges = 4, double merge_toleran
   StewartTrinkleOptions options;
   options.friction_edges = edges;
   options.merge_tolerance = merge_tolerance;
-  StewartTrinkle model(options);
+  StewartTrinkleModel model(options);
   ContactResult r;
   model.solve(p, r);
   return r;
@@ -78,7 +78,7 @@ ContactResult solve(const ContactProblem& p, int edges = 4, double merge_toleran
 
 // ------------------------------------------------------------------ resting
 
-TEST(StewartTrinkle, RestingPointMassCarriesItsWeight) {
+TEST(StewartTrinkleModel, RestingPointMassCarriesItsWeight) {
   ProblemBuilder b(kDt);
   const ContactResult r = solve(point_mass(b, Eigen::Vector3d::Zero(), 0, kMu));
   EXPECT_EQ(r.stats.status, SolveStatus::Solved);
@@ -87,7 +87,7 @@ TEST(StewartTrinkle, RestingPointMassCarriesItsWeight) {
   EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kVelocity);
 }
 
-TEST(StewartTrinkle, RestingBoxNormalImpulsesSumToWeight) {
+TEST(StewartTrinkleModel, RestingBoxNormalImpulsesSumToWeight) {
   // Four coplanar corners: the split of p_N is indeterminate (N W Nᵀ has rank 3), only sums are asserted.
   ProblemBuilder b(kDt);
   const ContactResult r = solve(box_on_ground(b, twist(Eigen::Vector3d::Zero()), kMu));
@@ -99,7 +99,7 @@ TEST(StewartTrinkle, RestingBoxNormalImpulsesSumToWeight) {
   EXPECT_GE(r.p_N.minCoeff(), -kImpulse);
 }
 
-TEST(StewartTrinkle, StackedBoxesCheckTheSignsOfTheRows) {
+TEST(StewartTrinkleModel, StackedBoxesCheckTheSignsOfTheRows) {
   // Top box (A) on bottom box (B) on the ground: rows N = nᵀ(J_A − J_B) with n = +z from B to A.
   ProblemBuilder b(kDt);
   const int top = b.add_system(box_inertia(1.0, kHalf));
@@ -126,7 +126,7 @@ TEST(StewartTrinkle, StackedBoxesCheckTheSignsOfTheRows) {
 
 // ------------------------------------------------------------------ sliding and sticking
 
-TEST(StewartTrinkle, SlowSliderStopsInOneStep) {
+TEST(StewartTrinkleModel, SlowSliderStopsInOneStep) {
   // u < μ g dt: the friction budget μ m g dt exceeds the momentum m u, so the box sticks at once.
   const double u = 0.5 * kMu * kGravity * kDt;
   ProblemBuilder b(kDt);
@@ -163,7 +163,7 @@ INSTANTIATE_TEST_SUITE_P(Edges, SlidingAlongAnEdge,
                          testing::Values(EdgeCase{4, 0}, EdgeCase{4, 1}, EdgeCase{4, 2}, EdgeCase{4, 3},
                                          EdgeCase{6, 1}, EdgeCase{8, 1}, EdgeCase{8, 5}, EdgeCase{16, 3}));
 
-TEST(StewartTrinkle, SlidingBoxLosesMuGDtAndStaysFlat) {
+TEST(StewartTrinkleModel, SlidingBoxLosesMuGDtAndStaysFlat) {
   const double u = 5 * kMu * kGravity * kDt;
   ProblemBuilder b(kDt);
   const ContactResult r = solve(box_on_ground(b, twist(-u * e(1)), kMu));
@@ -176,7 +176,7 @@ TEST(StewartTrinkle, SlidingBoxLosesMuGDtAndStaysFlat) {
   EXPECT_NEAR(r.p_T.sum(), kMu * kMass * kGravity * kDt, kImpulse);
 }
 
-TEST(StewartTrinkle, PushBelowMuMgSticksAboveSlides) {
+TEST(StewartTrinkleModel, PushBelowMuMgSticksAboveSlides) {
   const double f_stick = 0.5 * kMu * kMass * kGravity, f_slide = 2 * kMu * kMass * kGravity;   // N
   {
     ProblemBuilder b(kDt);
@@ -192,7 +192,7 @@ TEST(StewartTrinkle, PushBelowMuMgSticksAboveSlides) {
   }
 }
 
-TEST(StewartTrinkle, FourEdgePyramidIsInscribedInTheCone) {
+TEST(StewartTrinkleModel, FourEdgePyramidIsInscribedInTheCone) {
   // A push at 45° between t1 and t2 sticks while |f| (cos 45° + sin 45°) ≤ μ m g, i.e. up to
   // |f| = μ m g/√2: at 0.6 μ m g it sticks; at 0.8 μ m g — inside the Coulomb cone — the k = 4
   // pyramid cannot hold it, while k = 16 (whose inscribed radius is μ m g cos(π/16) ≈ 0.98 μ m g) can.
@@ -216,7 +216,7 @@ TEST(StewartTrinkle, FourEdgePyramidIsInscribedInTheCone) {
   }
 }
 
-TEST(StewartTrinkle, FrictionlessContactSlidesFreely) {
+TEST(StewartTrinkleModel, FrictionlessContactSlidesFreely) {
   const Eigen::Vector3d v(1.0, -0.5, 0);
   ProblemBuilder b(kDt);
   const ContactProblem& p = point_mass(b, v, 0, 0.0);
@@ -233,7 +233,7 @@ TEST(StewartTrinkle, FrictionlessContactSlidesFreely) {
 
 // ------------------------------------------------------------------ gaps and limits
 
-TEST(StewartTrinkle, SeparatedContactAllowsApproachUpToTheGap) {
+TEST(StewartTrinkleModel, SeparatedContactAllowsApproachUpToTheGap) {
   const double phi = 0.01;   // m
   {
     // Falls 5 mm + g dt² in the step: less than φ, no impulse.
@@ -253,7 +253,7 @@ TEST(StewartTrinkle, SeparatedContactAllowsApproachUpToTheGap) {
   }
 }
 
-TEST(StewartTrinkle, JointLimitIsAFrictionlessUnilateralRow) {
+TEST(StewartTrinkleModel, JointLimitIsAFrictionlessUnilateralRow) {
   const double I = 0.5;   // kg·m², one revolute joint
   auto limit_problem = [&](ProblemBuilder& b, double w_star, double phi_L) -> const ContactProblem& {
     b.add_system(I * Eigen::MatrixXd::Identity(1, 1));
@@ -280,7 +280,7 @@ TEST(StewartTrinkle, JointLimitIsAFrictionlessUnilateralRow) {
   }
 }
 
-TEST(StewartTrinkle, JointLimitAndContactTogether) {
+TEST(StewartTrinkleModel, JointLimitAndContactTogether) {
   // A point mass on the ground plus a 1-DoF joint at its limit, in one problem: independent blocks.
   ProblemBuilder b(kDt);
   b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
@@ -298,7 +298,7 @@ TEST(StewartTrinkle, JointLimitAndContactTogether) {
 
 // ------------------------------------------------------------------ redundancy
 
-TEST(StewartTrinkle, DuplicatedContactsLeaveVelocityUnchanged) {
+TEST(StewartTrinkleModel, DuplicatedContactsLeaveVelocityUnchanged) {
   // Solved as they are (merge_tolerance = 0: Lemke meets the singular Delassus blocks) and merged (ST9).
   const Eigen::VectorXd v = twist(Eigen::Vector3d(0.3, -0.2, -0.1), Eigen::Vector3d(0, 0, 0.7));
   for (double merge : {0.0, StewartTrinkleOptions{}.merge_tolerance})
@@ -321,7 +321,7 @@ TEST(StewartTrinkle, DuplicatedContactsLeaveVelocityUnchanged) {
   for (int i = 0; i < 5; ++i) EXPECT_NEAR(c.p_N[i], a.p_N[0] / 5, kImpulse);
 }
 
-TEST(StewartTrinkle, NearDuplicatesAreMergedAndKeepEveryConstraint) {
+TEST(StewartTrinkleModel, NearDuplicatesAreMergedAndKeepEveryConstraint) {
   // Each corner of a sliding, spinning box twice, 1e-8 m apart (rows equal to 1e-8): a Delassus
   // matrix singular only up to roundoff. Merged (ST9), with the second copy 1 mm further away: the
   // impulse goes to the nearer copy, and every original contact meets (ST2) and complementarity.
@@ -355,7 +355,7 @@ TEST(StewartTrinkle, NearDuplicatesAreMergedAndKeepEveryConstraint) {
 
 // ------------------------------------------------------------------ invariants on random states
 
-TEST(StewartTrinkle, RandomStatesMeetComplementarityPyramidAndEnergy) {
+TEST(StewartTrinkleModel, RandomStatesMeetComplementarityPyramidAndEnergy) {
   std::mt19937 rng(31);
   std::uniform_real_distribution<double> u(-1, 1), unit(0, 1);
   for (int trial = 0; trial < 200; ++trial) {
@@ -489,7 +489,7 @@ TEST(StewartTrinkle, FallenNaoIslandIsSolvedToTheCertificate) {
 
 // ------------------------------------------------------------------ statistics and failure
 
-TEST(StewartTrinkle, EmptyProblemReturnsFreeVelocity) {
+TEST(StewartTrinkleModel, EmptyProblemReturnsFreeVelocity) {
   ProblemBuilder b(kDt);
   b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
   const Eigen::Vector3d v(1, 2, 3);
@@ -499,7 +499,7 @@ TEST(StewartTrinkle, EmptyProblemReturnsFreeVelocity) {
   EXPECT_EQ(r.stats.iterations, 0);
 }
 
-TEST(StewartTrinkle, InconsistentConstraintsAreReportedWithTheRetries) {
+TEST(StewartTrinkleModel, InconsistentConstraintsAreReportedWithTheRetries) {
   // A point mass penetrating a floor (n = +z) and a ceiling (n = −z) by 1 cm each: N v⁺ ≥ 10 m/s and
   // −N v⁺ ≥ 10 m/s cannot both hold. Plain Lemke ends on a ray; the Tikhonov retries solve
   // A + εI but violate the original problem: Failed, with the attempts in the statistics, and a
@@ -525,7 +525,7 @@ namespace warm {
 std::pair<ContactResult, ContactResult> cold_then_warm(const ContactProblem& P) {
   StewartTrinkleOptions cold_options;
   cold_options.warm_start = false;
-  StewartTrinkle cold_model(cold_options), warm_model;
+  StewartTrinkleModel cold_model(cold_options), warm_model;
   std::pair<ContactResult, ContactResult> out;
   cold_model.solve(P, out.first);
   ContactProblem guessed = P;
@@ -571,7 +571,7 @@ TEST(StewartTrinkleWarmStart, AStaleGuessIsRefusedByTheCertificateAndLemkeSolves
   P.p_N_guess = Eigen::VectorXd::Constant(4, p);
   P.p_S_guess = Eigen::VectorXd::Constant(4, -kMu * p);
   P.p_T_guess = Eigen::VectorXd::Zero(4);
-  StewartTrinkle model;
+  StewartTrinkleModel model;
   ContactResult r;
   model.solve(P, r);
   EXPECT_EQ(r.stats.status, SolveStatus::Solved);
@@ -587,7 +587,7 @@ TEST(StewartTrinkleWarmStart, GuessesOfASeparatingContactAreNotTrusted) {
   ContactProblem P = point_mass(b, Eigen::Vector3d(0, 0, 1), 0, kMu);
   P.p_N_guess = Eigen::VectorXd::Constant(1, kMass * kGravity * kDt);
   P.p_S_guess = P.p_T_guess = Eigen::VectorXd::Zero(1);
-  StewartTrinkle model;
+  StewartTrinkleModel model;
   ContactResult r;
   model.solve(P, r);
   EXPECT_EQ(r.stats.status, SolveStatus::Solved);

@@ -144,7 +144,7 @@ TEST(Viscous, InternalFrictionConservesMomentumDissipatesAndBalancesTheImpulses)
     ContactResult r;
     model.solve(P, r);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    EXPECT_TRUE(model.last_report().dense_metric);
+    EXPECT_TRUE(r.report_as<ViscousReport>().dense_metric);
     // Internal impulses: total linear momentum m₁v₁ + m₂v₂ is conserved.
     const Eigen::Vector3d before = 1.5 * v.segment<3>(0) + 0.5 * v.segment<3>(6);
     const Eigen::Vector3d after = 1.5 * r.v_plus.segment<3>(0) + 0.5 * r.v_plus.segment<3>(6);
@@ -152,7 +152,7 @@ TEST(Viscous, InternalFrictionConservesMomentumDissipatesAndBalancesTheImpulses)
     // Friction power ≤ 0 at every contact (V1), and no energy gain from the step (φ = 0).
     const Eigen::VectorXd s = P.S * r.v_plus, t = P.T * r.v_plus;
     for (int i = 0; i < P.nc; ++i) EXPECT_LE(r.p_S[i] * s[i] + r.p_T[i] * t[i], 0.0);
-    EXPECT_LE(model.last_report().friction_power, 0.0);
+    EXPECT_LE(r.report_as<ViscousReport>().friction_power, 0.0);
     EXPECT_LE(P.kinetic_energy(r.v_plus), P.kinetic_energy(v) * (1 + kRoundoff));
     // M (v⁺ − v*) = Nᵀp_N + Sᵀp_S + Tᵀp_T.
     const Eigen::VectorXd impulse = P.N.transpose() * r.p_N + P.S.transpose() * r.p_S + P.T.transpose() * r.p_T;

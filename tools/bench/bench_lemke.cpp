@@ -6,7 +6,7 @@
 //   box/n      one 1 kg box (0.4 m side) resting on the ground on n coplanar contact points on a grid
 //              under it (a contact manifold): one 6-DoF block, N W Nᵀ of rank 3, the degenerate case.
 //
-// Lemke/* times LemkeSolver::solve on the assembled LCP (ST6); StewartTrinkle/* times the whole model
+// Lemke/* times LemkeSolver::solve on the assembled LCP (ST6); StewartTrinkleModel/* times the whole model
 // (assembly, Delassus, Lemke, recovery of v⁺). Counters: LCP size, pivots, attempts.
 //
 //   ninja -C BUILD bench_lemke && BUILD/bench/bench_lemke
@@ -131,7 +131,7 @@ template <void (*Make)(int, Scene&)>
 void BM_StewartTrinkle(benchmark::State& state) {
   Scene scene;
   Make(static_cast<int>(state.range(0)), scene);
-  StewartTrinkle model;
+  StewartTrinkleModel model;
   ContactResult result;
   for (auto _ : state) {
     model.solve(scene.problem, result);
@@ -144,8 +144,8 @@ void BM_StewartTrinkle(benchmark::State& state) {
 #define CONTACT_COUNTS ->Arg(1)->Arg(4)->Arg(16)->Arg(64)->Arg(256)->Unit(benchmark::kMicrosecond)
 BENCHMARK(BM_Lemke<spheres>)->Name("Lemke/spheres") CONTACT_COUNTS;
 BENCHMARK(BM_Lemke<box>)->Name("Lemke/box") CONTACT_COUNTS;
-BENCHMARK(BM_StewartTrinkle<spheres>)->Name("StewartTrinkle/spheres") CONTACT_COUNTS;
-BENCHMARK(BM_StewartTrinkle<box>)->Name("StewartTrinkle/box") CONTACT_COUNTS;
+BENCHMARK(BM_StewartTrinkle<spheres>)->Name("StewartTrinkleModel/spheres") CONTACT_COUNTS;
+BENCHMARK(BM_StewartTrinkle<box>)->Name("StewartTrinkleModel/box") CONTACT_COUNTS;
 
 }  // namespace
 }  // namespace impetus

@@ -147,12 +147,12 @@ int contacts_benchmark(int max_contacts, int repeats) {
       MaxDissipationOptions timed;
       timed.timing = true;   // the phases' wall times in the report
       for (int rep = 0; rep < repeats; ++rep) {
-        MaxDissipation model(timed);
+        MaxDissipationModel model(timed);
         ContactResult result;
         const double c0 = cpu_seconds();
         model.solve(pile.problem, result);
         const double c = cpu_seconds() - c0;
-        const MaxDissipationReport& r = model.last_report();
+        const MaxDissipationReport& r = result.report_as<MaxDissipationReport>();
         if (r.phase_one_seconds + r.phase_two_seconds < w1 + w2) {
           w1 = r.phase_one_seconds;
           w2 = r.phase_two_seconds;
