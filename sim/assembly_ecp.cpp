@@ -100,18 +100,11 @@ EcpAssembly::EcpAssembly(const WorldModel& model) : model_(model) {
   }
 }
 
-void EcpAssembly::assemble(const State& state, double dt, StepData& data) const {
+void EcpAssembly::assemble(const State& state, double dt,
+                           const std::unordered_map<int, BodyPlaneWarmStart>& previous, StepData& data) const {
   const MultibodyModel& mb = model_.multibody;
   // On a height map the ground is no plane: ECP bodies keep the collision stage's point contacts.
   if (!model_.has_ground || model_.terrain) return;
-
-  // The previous step's solutions, by body: the warm starts (StepData::results is overwritten later).
-  auto previous = [&](int link) -> const BodyPlaneSolution* {
-    for (const ContactResult& r : data.results)
-      for (const BodyPlaneSolution& s : r.body_plane)
-        if (s.body == link) return &s;
-    return nullptr;
-  };
 
   // Which ECP bodies take part, and in which island.
   const Eigen::Vector3d n = Eigen::Vector3d::UnitZ();   // the ground: n·x ≤ 0 is solid
@@ -173,12 +166,12 @@ void EcpAssembly::assemble(const State& state, double dt, StepData& data) const 
     pair.t_W = t;
     pair.o_W = o;
     pair.mu = ground_mu(model_, link);
-    if (const BodyPlaneSolution* s = previous(link)) {
+    if (auto it = previous.find(link); it != previous.end()) {
       pair.has_guess = true;
-      pair.a1_guess = s->a1_W;
-      pair.l_guess = s->l;
-      pair.p_guess << s->p_n, s->p_t, s->p_o, s->p_r;
-      pair.sigma_guess = s->sigma;
+      pair.a1_guess = it->second.a1_W;
+      pair.l_guess = it->second.l;
+      pair.p_guess = it->second.p;
+      pair.sigma_guess = it->second.sigma;
     }
     const int index = static_cast<int>(P.body_plane.size());
     P.body_plane.push_back(std::move(pair));

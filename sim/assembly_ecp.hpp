@@ -18,7 +18,7 @@
 //     no impulse: the ECP carries the load);
 //   - ContactProblem::q and q_offsets describe the island's configuration (system i's coordinates are
 //     its tree's, in State::q order), and each pair is warm-started from the previous step's solution of
-//     the same body (StepData::results still holds it when this runs).
+//     the same body (the stepper's WarmStartMemory, sim/step_data.hpp, which restart points save).
 // The model returns each pair's body's q⁺ in ContactResult::q_plus (q_plus_systems names them), which the
 // stepper's integration takes over q ⊕ dt·v⁺: the configuration at which (E4)–(E6) hold.
 #pragma once
@@ -54,8 +54,10 @@ class EcpAssembly {
   explicit EcpAssembly(const WorldModel& model);
 
   /// Adds the pairs (and islands with their problems for bodies in none); call right after
-  /// assemble_contact_problems(model, state, dt, previous, data).
-  void assemble(const State& state, double dt, StepData& data) const;
+  /// assemble_contact_problems(model, state, dt, previous, data). `previous`: the last step's solutions by
+  /// body, the warm starts.
+  void assemble(const State& state, double dt, const std::unordered_map<int, BodyPlaneWarmStart>& previous,
+                StepData& data) const;
 
   /// Per link (index of MultibodyModel::links).
   const std::vector<EcpBodyInfo>& bodies() const { return bodies_; }

@@ -34,6 +34,23 @@ struct ContactKeyHash {
 /// Impulses (p_N, p_S, p_T) of the last step by contact identity: the warm start of the next.
 using ImpulseMemory = std::unordered_map<ContactKey, Eigen::Vector3d, ContactKeyHash>;
 
+/// The last step's solution of a body–plane pair (ContactResult::body_plane) that warm-starts the same
+/// pair in the next step (BodyPlanePair's guesses).
+struct BodyPlaneWarmStart {
+  Eigen::Vector3d a1_W = Eigen::Vector3d::Zero();   // ECP on Conv(F), world (m)
+  Eigen::VectorXd l;                                // (m) face multipliers l_i
+  Eigen::Vector4d p = Eigen::Vector4d::Zero();      // (p_n, p_t, p_o, p_r): N·s, N·s, N·s, N·m·s
+  double sigma = 0;                                 // slip speed σ (m/s)
+};
+
+/// Everything the contact stage carries from one step to the next, by contact identity, for every model:
+/// point contacts by ContactKey, body–plane pairs by body. Owned by the stepper; with the State it is all a
+/// step depends on (but a controller's sensed_lag memory), so the two make a restart point.
+struct WarmStartMemory {
+  ImpulseMemory impulses;                                     // (p_N, p_S, p_T) of the point contacts
+  std::unordered_map<int, BodyPlaneWarmStart> body_plane;     // by BodyPlanePair::body (link index)
+};
+
 /// An island: trees coupled by contacts (and joint limits), solved as one ContactProblem.
 struct Island {
   std::vector<int> trees;                 // tree indices, ascending; system i of the problem is trees[i]

@@ -84,7 +84,7 @@ void Stepper::detect_collisions() {
 void Stepper::resolve_joint_friction() { apply_joint_friction(model_, dt_, data_); }
 
 void Stepper::run_controllers(const State& state) {
-  control_.run(state, data_.contacts, previous_impulse_, data_);
+  control_.run(state, data_.contacts, warm_start_.impulses, data_);
 }
 
 void Stepper::compute_dynamics(const State& state) {
@@ -92,10 +92,9 @@ void Stepper::compute_dynamics(const State& state) {
 }
 
 void Stepper::assemble_contact_problems(const State& state) {
-  impetus::assemble_contact_problems(model_, state, dt_, previous_impulse_, data_);
-  // The free bodies' hull–ground pairs replace their ground point contacts. It reads the previous step's
-  // data_.results (the warm starts), which solve_contacts overwrites next.
-  if (hull_plane_) hull_plane_->assemble(state, dt_, data_);
+  impetus::assemble_contact_problems(model_, state, dt_, warm_start_.impulses, data_);
+  // The free bodies' hull–ground pairs replace their ground point contacts.
+  if (hull_plane_) hull_plane_->assemble(state, dt_, warm_start_.body_plane, data_);
   assert(data_.problems.size() == data_.islands.size());
 }
 
@@ -134,11 +133,19 @@ void Stepper::solve_contacts() {
     for (int r = 0; r < problem.nc; ++r)
       data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
   }
-  previous_impulse_.clear();
+  remember_warm_starts();
+  report_contacts();
+}
+
+void Stepper::remember_warm_starts() {
+  warm_start_.impulses.clear();
   for (std::size_t k = 0; k < data_.islands.size(); ++k)
     for (int r = 0; r < data_.problems[k].nc; ++r)
-      previous_impulse_[data_.problems[k].keys[r]] = data_.impulse[data_.islands[k].contacts[r]];
-  report_contacts();
+      warm_start_.impulses[data_.problems[k].keys[r]] = data_.impulse[data_.islands[k].contacts[r]];
+  warm_start_.body_plane.clear();
+  for (const ContactResult& result : data_.results)
+    for (const BodyPlaneSolution& s : result.body_plane)
+      warm_start_.body_plane[s.body] = {s.a1_W, s.l, Eigen::Vector4d(s.p_n, s.p_t, s.p_o, s.p_r), s.sigma};
 }
 
 void Stepper::report_contacts() {

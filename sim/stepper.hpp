@@ -42,11 +42,10 @@ class Stepper {
   const EcpAssembly* hull_plane_assembly() const { return hull_plane_ ? &*hull_plane_ : nullptr; }
   double dt() const { return dt_; }
   const std::string& contact_model_name() const { return contact_model_name_; }
-  /// The contact impulses of the last step, by contact: the warm start of the next. With the State
-  /// it is all a step depends on under every contact model but ecp (whose stage 4b warm-starts from
-  /// the last step's results in StepData), so the two make a restart point.
-  const ImpulseMemory& impulse_memory() const { return previous_impulse_; }
-  void restore_impulse_memory(ImpulseMemory memory) { previous_impulse_ = std::move(memory); }
+  /// The warm starts the last step leaves to the next, by contact identity (sim/step_data.hpp). With the
+  /// State it makes a restart point, under every contact model.
+  const WarmStartMemory& warm_start_memory() const { return warm_start_; }
+  void restore_warm_start_memory(WarmStartMemory memory) { warm_start_ = std::move(memory); }
 
  private:
   void compute_kinematics(const State& state);
@@ -56,6 +55,7 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
+  void remember_warm_starts();
   void report_contacts();
   void integrate_state(State& state);
 
@@ -68,7 +68,7 @@ class Stepper {
   StepData data_;
   ControlStage control_;                   // stage 3
 
-  ImpulseMemory previous_impulse_;         // warm start of the contact stage
+  WarmStartMemory warm_start_;             // the contact stage's memory from step to step
   std::optional<EcpAssembly> hull_plane_;  // stage 4's body–plane pairs; only when needs_.hull_plane_pairs
 };
 
