@@ -26,13 +26,28 @@ struct ProblemNeeds {
   bool hull_plane_pairs = false;
 };
 
+/// A model's buffers for its solves, made by the model (ContactModel::make_workspace) and owned by the caller
+/// — the stepper keeps one per run — so that the model itself is const: shareable, and usable from several
+/// threads each with its own workspace (STYLE.md: no model object doubling as scratch space).
+class ContactWorkspace {
+ public:
+  virtual ~ContactWorkspace() = default;
+};
+
 class ContactModel {
  public:
   virtual ~ContactModel() = default;
   virtual std::string_view name() const = 0;
-  /// Solves one island. May keep scratch buffers between calls (no allocation once warm), but
-  /// the result depends only on the problem (warm starts come in through the problem).
-  virtual void solve(const ContactProblem& problem, ContactResult& result) = 0;
+  /// A workspace for solve(); its buffers grow to the problems solved with it (no allocation once warm).
+  virtual std::unique_ptr<ContactWorkspace> make_workspace() const = 0;
+  /// Solves one island with a workspace from this model's make_workspace(). The result depends only on the
+  /// problem (warm starts come in through the problem), never on what the workspace solved before.
+  virtual void solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const = 0;
+  /// One solve with a workspace of its own (tools and tests that solve once; allocates it).
+  void solve(const ContactProblem& problem, ContactResult& result) const {
+    const std::unique_ptr<ContactWorkspace> workspace = make_workspace();
+    solve(problem, result, *workspace);
+  }
 };
 
 /// Thrown by a factory when an option is unknown or out of range; the scene loader adds file and line.

@@ -42,6 +42,7 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       contact_model_name_(contact_model),
       needs_(contact_model_info(contact_model).needs),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
+      contact_workspace_(contact_model_->make_workspace()),
       detector_(model.geometries, collision_filter(model)),
       data_(model),
       control_(model, dt) {
@@ -108,7 +109,7 @@ void Stepper::solve_contacts() {
     const Island& island = data_.islands[k];
     const ContactProblem& problem = data_.problems[k];
     ContactResult& result = data_.results[k];
-    contact_model_->solve(problem, result);
+    contact_model_->solve(problem, result, *contact_workspace_);
 
     StepStatistics& s = data_.stats;
     ++s.solver_calls;

@@ -63,7 +63,8 @@ class Stepper {
   double dt_;
   std::string contact_model_name_;
   ProblemNeeds needs_;                     // what the model needs from stages 2 and 4 (its factory entry)
-  std::unique_ptr<ContactModel> contact_model_;
+  std::unique_ptr<const ContactModel> contact_model_;
+  std::unique_ptr<ContactWorkspace> contact_workspace_;   // stage 5's buffers, the model's make_workspace()
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3

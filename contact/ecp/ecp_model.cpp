@@ -69,19 +69,26 @@ EcpOptions EcpOptions::parse(const ModelOptions& options) {
   return o;
 }
 
-EcpModel::EcpModel(EcpOptions options) : options_(options) {
-  newton_.options().tolerance = options_.tolerance;
-  newton_.options().max_iterations = options_.max_iterations;
+EcpModel::EcpModel(EcpOptions options) : options_(options) {}
+
+SemismoothNewtonResult EcpModel::attempt(Workspace& ws, const ContactProblem& problem, ecp::EcpSystem::Start start,
+                                        bool all_faces, double smoothing) const {
+  ws.system_.setup(problem, options_.surface, all_faces);
+  ws.system_.initial_guess(start, ws.z_);
+  return ws.newton_.solve(ws.system_, ws.z_, smoothing);
 }
 
-SemismoothNewtonResult EcpModel::attempt(const ContactProblem& problem, ecp::EcpSystem::Start start,
-                                        bool all_faces, double smoothing) {
-  system_.setup(problem, options_.surface, all_faces);
-  system_.initial_guess(start, z_);
-  return newton_.solve(system_, z_, smoothing);
+EcpModel::Workspace::Workspace(const EcpOptions& options) {
+  newton_.options().tolerance = options.tolerance;
+  newton_.options().max_iterations = options.max_iterations;
 }
 
-void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
+std::unique_ptr<ContactWorkspace> EcpModel::make_workspace() const {
+  return std::make_unique<Workspace>(options_);
+}
+
+void EcpModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
+  Workspace& ws = static_cast<Workspace&>(workspace);
   result.stats = {};
   result.clear_implicit();
   if (const std::string error = validate(problem); !error.empty()) {
@@ -113,14 +120,14 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
   double best_residual = INFINITY;
   stats.attempts = 0;
   for (const Plan& plan : kPlans) {
-    const SemismoothNewtonResult r = attempt(problem, plan.start, plan.all_faces, plan.smoothing);
+    const SemismoothNewtonResult r = attempt(ws, problem, plan.start, plan.all_faces, plan.smoothing);
     ++stats.attempts;
     stats.iterations += r.iterations;
     stats.regularization = std::max(stats.regularization, r.lm_parameter);
-    const bool faces_ok = !r.converged() || !system_.has_face_selection() ||
-                          system_.check_all_faces(z_) <= kOmittedFaceFactor * options_.tolerance;
+    const bool faces_ok = !r.converged() || !ws.system_.has_face_selection() ||
+                          ws.system_.check_all_faces(ws.z_) <= kOmittedFaceFactor * options_.tolerance;
     if (r.converged() && faces_ok) {
-      system_.extract(z_, result);
+      ws.system_.extract(ws.z_, result);
       stats.residual = r.residual;
       return;   // Solved: the model's own method met its certificate
     }
@@ -130,13 +137,13 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result) {
       why << "its ECP violates a hull face left out of the problem";
     } else {
       why << to_string(r.status) << " after " << r.iterations << " iterations (" << r.lm_iterations
-          << " Levenberg-Marquardt), residual " << r.residual << " at " << system_.describe_row(r.worst_row);
+          << " Levenberg-Marquardt), residual " << r.residual << " at " << ws.system_.describe_row(r.worst_row);
     }
     failures += (failures.empty() ? "" : "; ") + why.str();
     const double residual = r.converged() ? INFINITY : r.residual;   // a face violation ranks last
     if (residual < best_residual || stats.attempts == 1) {
       best_residual = residual;
-      system_.extract(z_, result);   // the best so far, returned if every start fails
+      ws.system_.extract(ws.z_, result);   // the best so far, returned if every start fails
       stats.residual = r.residual;
     }
   }

@@ -121,20 +121,26 @@ class EcpModel final : public ContactModel {
   static constexpr int kRuns = 4;
 
   std::string_view name() const override { return "ecp"; }
-  void solve(const ContactProblem& problem, ContactResult& result) override;
+  std::unique_ptr<ContactWorkspace> make_workspace() const override;
+  using ContactModel::solve;
+  void solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const override;
   const EcpOptions& options() const { return options_; }
   /// The factory's entry (contact/factory.cpp): EcpOptions::parse, then the model.
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
  private:
+  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
+  struct Workspace final : ContactWorkspace {
+    explicit Workspace(const EcpOptions& options);
+    ecp::EcpSystem system_;
+    SemismoothNewton newton_;
+    Eigen::VectorXd z_;
+  };
   /// One attempt from `start`; returns the solver's result and leaves its z in z_.
-  SemismoothNewtonResult attempt(const ContactProblem& problem, ecp::EcpSystem::Start start, bool all_faces,
-                                 double smoothing);
+  SemismoothNewtonResult attempt(Workspace& ws, const ContactProblem& problem, ecp::EcpSystem::Start start, bool all_faces,
+                                 double smoothing) const;
 
   EcpOptions options_;
-  ecp::EcpSystem system_;
-  SemismoothNewton newton_;
-  Eigen::VectorXd z_;
 };
 
 }  // namespace impetus

@@ -46,31 +46,26 @@ MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& options) 
   return o;
 }
 
-MaxDissipationModel::MaxDissipationModel(MaxDissipationOptions options) : options_(options) {
-  ipm_.options().trace = options_.trace;
-  ipm_.options().tolerance = options_.tolerance;
-  ipm_.options().gap_tolerance = options_.gap_tolerance;
-  ipm_.options().max_iterations = options_.max_iterations;
-}
+MaxDissipationModel::MaxDissipationModel(MaxDissipationOptions options) : options_(options) {}
 
 std::unique_ptr<ContactModel> MaxDissipationModel::create(const ModelOptions& options) {
   return std::make_unique<MaxDissipationModel>(MaxDissipationOptions::parse(options));
 }
 
-void MaxDissipationModel::velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
-                                 Eigen::VectorXd& v) {
-  impulse_.noalias() = program.J.transpose() * p;   // 𝐉ᵀp (nv)
-  problem.solve_M(impulse_, scratch_);
-  v = problem.v_star + scratch_;
+void MaxDissipationModel::velocity_of(Workspace& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+                                 Eigen::VectorXd& v) const {
+  ws.impulse_.noalias() = program.J.transpose() * p;   // 𝐉ᵀp (nv)
+  problem.solve_M(ws.impulse_, ws.scratch_);
+  v = problem.v_star + ws.scratch_;
 }
 
-bool MaxDissipationModel::phase_one(const ContactProblem& problem, double rho, double impulse_scale,
+bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale,
                                SolverStatistics& stats,
-                               MaxDissipationReport& report) {
+                               MaxDissipationReport& report) const {
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   const int nc = problem.nc, nl = problem.nl;
-  build_phase_one(problem, 0.0, program_, layout_, program_scratch_);   // ρ only in the fallback (MD3): in the
+  build_phase_one(problem, 0.0, ws.program_, ws.layout_, ws.program_scratch_);   // ρ only in the fallback (MD3): in the
                                                        // interior-point method a distant bound
                                                        // only slows the gap down
 
@@ -79,39 +74,51 @@ bool MaxDissipationModel::phase_one(const ContactProblem& problem, double rho, d
                      ((nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any()) ||
                       (nl > 0 && problem.p_L_guess.size() == nl && problem.p_L_guess.any()));
   if (guess) {
-    p2_start_.setZero(nc + nl);
-    if (problem.p_N_guess.size() == nc) p2_start_.head(nc) = problem.p_N_guess;
-    if (problem.p_L_guess.size() == nl) p2_start_.tail(nl) = problem.p_L_guess;
+    ws.p2_start_.setZero(nc + nl);
+    if (problem.p_N_guess.size() == nc) ws.p2_start_.head(nc) = problem.p_N_guess;
+    if (problem.p_L_guess.size() == nl) ws.p2_start_.tail(nl) = problem.p_L_guess;
   }
-  ipm_.solve(program_, guess ? &p2_start_ : nullptr, ipm_result_);
-  report.phase_one_status = ipm_result_.status;
-  report.phase_one_iterations = ipm_result_.iterations;
-  if (options_.trace) report.phase_one_trace = ipm_result_.trace;
-  p1_ = ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
+  ws.ipm_.solve(ws.program_, guess ? &ws.p2_start_ : nullptr, ws.ipm_result_);
+  report.phase_one_status = ws.ipm_result_.status;
+  report.phase_one_iterations = ws.ipm_result_.iterations;
+  if (options_.trace) report.phase_one_trace = ws.ipm_result_.trace;
+  ws.p1_ = ws.ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
 
-  bool certified = ipm_result_.usable();
-  stats.residual = ipm_result_.residual();
+  bool certified = ws.ipm_result_.usable();
+  stats.residual = ws.ipm_result_.residual();
   if (!certified) {
     // (MD3): projected Gauss–Seidel from the interior-point iterate.
     const PhaseOnePgsResult pgs =
-        pgs_.solve(problem, rho, options_.fallback_sweeps, options_.check_tolerance, impulse_scale, p1_, report.v_phase_one);
+        ws.pgs_.solve(problem, rho, options_.fallback_sweeps, options_.check_tolerance, impulse_scale, ws.p1_, report.v_phase_one);
     report.phase_one_by_fallback = true;
     stats.residual = pgs.residual;
     certified = pgs.converged;
     stats.status = certified ? SolveStatus::Fallback : SolveStatus::Failed;
-    stats.message = std::string("phase I: interior point ") + to_string(ipm_result_.status) + " (" +
-                    ipm_result_.message + "); projected Gauss-Seidel " +
+    stats.message = std::string("phase I: interior point ") + to_string(ws.ipm_result_.status) + " (" +
+                    ws.ipm_result_.message + "); projected Gauss-Seidel " +
                     (certified ? "converged" : "did not converge") + " in " + std::to_string(pgs.sweeps) +
                     " sweeps, residual " + std::to_string(pgs.residual);
   } else {
-    velocity_of(problem, program_, p1_, report.v_phase_one);
+    velocity_of(ws, problem, ws.program_, ws.p1_, report.v_phase_one);
   }
-  report.p_N_phase_one = p1_.head(nc);
+  report.p_N_phase_one = ws.p1_.head(nc);
   if (options_.timing) report.phase_one_seconds = seconds_since(start);
   return certified;
 }
 
-void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& result) {
+MaxDissipationModel::Workspace::Workspace(const MaxDissipationOptions& options) {
+  ipm_.options().trace = options.trace;
+  ipm_.options().tolerance = options.tolerance;
+  ipm_.options().gap_tolerance = options.gap_tolerance;
+  ipm_.options().max_iterations = options.max_iterations;
+}
+
+std::unique_ptr<ContactWorkspace> MaxDissipationModel::make_workspace() const {
+  return std::make_unique<Workspace>(options_);
+}
+
+void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
+  Workspace& ws = static_cast<Workspace&>(workspace);
   const int nc = problem.nc, nl = problem.nl;
   MaxDissipationReport& report = result.report_slot<MaxDissipationReport>();
   report.phase_one_by_fallback = false;
@@ -147,15 +154,15 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   const double impulse_scale = mass * vbar;
 
   // Phase I.
-  const bool phase_one_ok = phase_one(problem, rho, impulse_scale, stats, report);
+  const bool phase_one_ok = phase_one(ws, problem, rho, impulse_scale, stats, report);
   report.kinetic_energy_phase_one = problem.kinetic_energy(report.v_phase_one);
   double kappa = 0;
-  for (int i = 0; i < nc; ++i) kappa += p1_[i];
+  for (int i = 0; i < nc; ++i) kappa += ws.p1_[i];
   report.kappa = kappa;
   auto keep_phase_one = [&](const std::string& why) {
     result.v_plus = report.v_phase_one;
-    result.p_N = p1_.head(nc);
-    result.p_L = p1_.tail(nl);
+    result.p_N = ws.p1_.head(nc);
+    result.p_L = ws.p1_.tail(nl);
     if (stats.status == SolveStatus::Solved) stats.status = SolveStatus::Fallback;
     if (!why.empty()) stats.message += (stats.message.empty() ? "" : "; ") + why;
   };
@@ -165,29 +172,29 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   // Phase II.
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
-  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, p1_.tail(nl), program_, layout_,
-                  program_scratch_, report.kinetic_energy_phase_one);
+  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_, ws.layout_,
+                  ws.program_scratch_, report.kinetic_energy_phase_one);
   const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
-  p2_start_.setZero(program_.np);
+  ws.p2_start_.setZero(ws.program_.np);
   for (int i = 0; i < nc; ++i) {
-    const int o = layout_.contact_offset[i];
-    p2_start_[o] = guess ? problem.p_N_guess[i] : p1_[i];
-    if (layout_.has_friction[i] && guess) {
-      p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
-      p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
+    const int o = ws.layout_.contact_offset[i];
+    ws.p2_start_[o] = guess ? problem.p_N_guess[i] : ws.p1_[i];
+    if (ws.layout_.has_friction[i] && guess) {
+      ws.p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
+      ws.p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
     }
   }
   for (int k = 0; k < nl; ++k)
-    if (layout_.limit_index[k] >= 0)
-      p2_start_[layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : p1_[nc + k];
-  ipm_.solve(program_, options_.warm_start ? &p2_start_ : nullptr, ipm_result_);
-  report.phase_two_status = ipm_result_.status;
-  report.phase_two_iterations = ipm_result_.iterations;
-  if (options_.trace) report.phase_two_trace = ipm_result_.trace;
-  stats.iterations += ipm_result_.iterations;
-  const Eigen::VectorXd& p = ipm_result_.p;
-  velocity_of(problem, program_, p, v2_);
-  report.kinetic_energy_phase_two = problem.kinetic_energy(v2_);
+    if (ws.layout_.limit_index[k] >= 0)
+      ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
+  ws.ipm_.solve(ws.program_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.ipm_result_);
+  report.phase_two_status = ws.ipm_result_.status;
+  report.phase_two_iterations = ws.ipm_result_.iterations;
+  if (options_.trace) report.phase_two_trace = ws.ipm_result_.trace;
+  stats.iterations += ws.ipm_result_.iterations;
+  const Eigen::VectorXd& p = ws.ipm_result_.p;
+  velocity_of(ws, problem, ws.program_, p, ws.v2_);
+  report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
   if (options_.timing) report.phase_two_seconds = seconds_since(start);
 
   // Acceptance (MD9).
@@ -195,18 +202,18 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   const double pbar = std::max(kappa, impulse_scale);
   const double energy_scale = std::max(report.kinetic_energy_star, 0.5 * mass * vbar * vbar);
   std::string why;
-  if (!ipm_result_.usable()) {
-    why = std::string("phase II: interior point ") + to_string(ipm_result_.status) + " (" + ipm_result_.message + ")";
-  } else if (!p.allFinite() || !v2_.allFinite()) {
+  if (!ws.ipm_result_.usable()) {
+    why = std::string("phase II: interior point ") + to_string(ws.ipm_result_.status) + " (" + ws.ipm_result_.message + ")";
+  } else if (!p.allFinite() || !ws.v2_.allFinite()) {
     why = "phase II: non-finite result";
   } else {
     double gap_violation = 0, cone_violation = 0, sum_N = 0;
     for (int i = 0; i < nc; ++i) {
-      const int o = layout_.contact_offset[i];
-      gap_violation = std::max(gap_violation, -(row_dot(problem.N, i, v2_) + problem.phi[i] / problem.dt));
+      const int o = ws.layout_.contact_offset[i];
+      gap_violation = std::max(gap_violation, -(row_dot(problem.N, i, ws.v2_) + problem.phi[i] / problem.dt));
       sum_N += p[o];
       cone_violation = std::max(cone_violation, -p[o]);
-      if (layout_.has_friction[i]) {
+      if (ws.layout_.has_friction[i]) {
         const double viscous = options_.friction == FrictionCone::Viscous && problem.mu_viscous.size() == nc
                                    ? problem.dt * problem.mu_viscous[i] *
                                          std::hypot(row_dot(problem.S, i, problem.v_star),
@@ -217,8 +224,8 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
       }
     }
     for (int k = 0; k < nl; ++k) {
-      gap_violation = std::max(gap_violation, -(row_dot(problem.L, k, v2_) + problem.phi_L[k] / problem.dt));
-      if (layout_.limit_index[k] >= 0) cone_violation = std::max(cone_violation, -p[layout_.limit_index[k]]);
+      gap_violation = std::max(gap_violation, -(row_dot(problem.L, k, ws.v2_) + problem.phi_L[k] / problem.dt));
+      if (ws.layout_.limit_index[k] >= 0) cone_violation = std::max(cone_violation, -p[ws.layout_.limit_index[k]]);
     }
     if (gap_violation > eps * vbar)
       why = "phase II: non-penetration violated by " + std::to_string(gap_violation) + " m/s";
@@ -233,17 +240,17 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   if (!why.empty()) return keep_phase_one(why);
 
   report.phase_two_accepted = true;
-  stats.residual = ipm_result_.residual();
-  result.v_plus = v2_;
+  stats.residual = ws.ipm_result_.residual();
+  result.v_plus = ws.v2_;
   for (int i = 0; i < nc; ++i) {
-    const int o = layout_.contact_offset[i];
+    const int o = ws.layout_.contact_offset[i];
     result.p_N[i] = p[o];
-    if (layout_.has_friction[i]) {
+    if (ws.layout_.has_friction[i]) {
       result.p_S[i] = p[o + 1];
       result.p_T[i] = p[o + 2];
     }
   }
-  for (int k = 0; k < nl; ++k) result.p_L[k] = layout_.limit_index[k] >= 0 ? p[layout_.limit_index[k]] : 0.0;
+  for (int k = 0; k < nl; ++k) result.p_L[k] = ws.layout_.limit_index[k] >= 0 ? p[ws.layout_.limit_index[k]] : 0.0;
 }
 
 }  // namespace impetus

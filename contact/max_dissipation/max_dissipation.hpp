@@ -169,26 +169,32 @@ class MaxDissipationModel final : public ContactModel {
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
   std::string_view name() const override { return "max_dissipation"; }
-  void solve(const ContactProblem& problem, ContactResult& result) override;
+  std::unique_ptr<ContactWorkspace> make_workspace() const override;
+  using ContactModel::solve;
+  void solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const override;
 
   const MaxDissipationOptions& options() const { return options_; }
 
  private:
+  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
+  struct Workspace final : ContactWorkspace {
+    explicit Workspace(const MaxDissipationOptions& options);
+    InteriorPointSolver ipm_;
+    PhaseOnePgs pgs_;
+    ConeProgram program_;
+    ImpulseLayout layout_;
+    PhaseProgramScratch program_scratch_;
+    InteriorPointResult ipm_result_;
+    Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_;
+  };
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
-  bool phase_one(const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
-                 MaxDissipationReport& report);
+  bool phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
+                 MaxDissipationReport& report) const;
   /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.
-  void velocity_of(const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
-                   Eigen::VectorXd& v);
+  void velocity_of(Workspace& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+                   Eigen::VectorXd& v) const;
 
   MaxDissipationOptions options_;
-  InteriorPointSolver ipm_;
-  PhaseOnePgs pgs_;
-  ConeProgram program_;
-  ImpulseLayout layout_;
-  PhaseProgramScratch program_scratch_;
-  InteriorPointResult ipm_result_;
-  Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_;
 };
 
 }  // namespace impetus

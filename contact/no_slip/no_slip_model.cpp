@@ -18,59 +18,64 @@ NoSlipOptions NoSlipOptions::parse(const ModelOptions& options) {
   return o;
 }
 
-void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result) {
+std::unique_ptr<ContactWorkspace> NoSlipModel::make_workspace() const {
+  return std::make_unique<Workspace>();
+}
+
+void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
+  Workspace& ws = static_cast<Workspace&>(workspace);
   // Reset field by field: report.indices keeps its buffers (no allocation once warm).
   NoSlipReport& report = result.report_slot<NoSlipReport>();
   report.projection = {};
   report.equality_residual = 0;
   const int nc = problem.nc, nl = problem.nl;
 
-  M_inverse_.reset(problem);
-  v_f_ = problem.v_star;
-  factor_.reset(M_inverse_, v_f_);
+  ws.M_inverse_.reset(problem);
+  ws.v_f_ = problem.v_star;
+  ws.factor_.reset(ws.M_inverse_, ws.v_f_);
 
   // 1. FIND-INDICES on the rows of the sticking contacts.
-  sticks_.clear();
+  ws.sticks_.clear();
   if (std::isfinite(options_.stick_gap)) {
-    sticks_.resize(nc);
-    for (int i = 0; i < nc; ++i) sticks_[i] = problem.phi[i] <= options_.stick_gap;
+    ws.sticks_.resize(nc);
+    for (int i = 0; i < nc; ++i) ws.sticks_[i] = problem.phi[i] <= options_.stick_gap;
   }
-  find_indices(problem.S, problem.T, sticks_, options_.projection.pivoting.dependence_tolerance, factor_,
+  find_indices(problem.S, problem.T, ws.sticks_, options_.projection.pivoting.dependence_tolerance, ws.factor_,
                report.indices);
 
   // 2. The normal and joint-limit LCP.
-  U_.N = &problem.N;
-  U_.L = &problem.L;
-  U_.set_offsets(problem);
-  guess_.setZero(nc + nl);
-  if (problem.p_N_guess.size() == nc) guess_.head(nc) = problem.p_N_guess;
-  if (problem.p_L_guess.size() == nl) guess_.tail(nl) = problem.p_L_guess;
-  projection_.solve(M_inverse_, factor_, U_, v_f_, &guess_, options_.projection, z_, result.v_plus, lambda_G_,
+  ws.U_.N = &problem.N;
+  ws.U_.L = &problem.L;
+  ws.U_.set_offsets(problem);
+  ws.guess_.setZero(nc + nl);
+  if (problem.p_N_guess.size() == nc) ws.guess_.head(nc) = problem.p_N_guess;
+  if (problem.p_L_guess.size() == nl) ws.guess_.tail(nl) = problem.p_L_guess;
+  ws.projection_.solve(ws.M_inverse_, ws.factor_, ws.U_, ws.v_f_, &ws.guess_, options_.projection, ws.z_, result.v_plus, ws.lambda_G_,
                     result.stats);
-  report.projection = projection_.report();
+  report.projection = ws.projection_.report();
 
   // 3. Impulses: p_N, p_L from z; p_S, p_T from λ_G of the kept rows.
-  result.p_N = z_.head(nc);
-  result.p_L = z_.tail(nl);
+  result.p_N = ws.z_.head(nc);
+  result.p_L = ws.z_.tail(nl);
   result.p_S.setZero(nc);
   result.p_T.setZero(nc);
   result.clear_implicit();
   for (int i = 0; i < nc; ++i) {
-    if (report.indices.s_position[i] >= 0) result.p_S[i] = lambda_G_[report.indices.s_position[i]];
-    if (report.indices.t_position[i] >= 0) result.p_T[i] = lambda_G_[report.indices.t_position[i]];
+    if (report.indices.s_position[i] >= 0) result.p_S[i] = ws.lambda_G_[report.indices.s_position[i]];
+    if (report.indices.t_position[i] >= 0) result.p_T[i] = ws.lambda_G_[report.indices.t_position[i]];
   }
 
   // (NS2) on every sticking contact, dropped rows included: the certificate of step 1.
   double eq = 0;
   for (int i = 0; i < nc; ++i) {
-    if (!sticks_.empty() && !sticks_[i]) continue;
+    if (!ws.sticks_.empty() && !ws.sticks_[i]) continue;
     eq = std::max({eq, std::abs(row_dot({&problem.S, i}, result.v_plus)),
                    std::abs(row_dot({&problem.T, i}, result.v_plus))});
   }
   report.equality_residual = eq;
   const double s_v = report.projection.pivoting.velocity_scale > 0
                          ? report.projection.pivoting.velocity_scale
-                         : projection_velocity_scale(factor_, U_, v_f_);
+                         : projection_velocity_scale(ws.factor_, ws.U_, ws.v_f_);
   result.stats.residual = std::max(result.stats.residual, eq / s_v);
 }
 

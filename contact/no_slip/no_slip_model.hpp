@@ -66,18 +66,23 @@ class NoSlipModel final : public ContactModel {
     return std::make_unique<NoSlipModel>(NoSlipOptions::parse(options));
   }
   std::string_view name() const override { return "no_slip"; }
-  void solve(const ContactProblem& problem, ContactResult& result) override;
+  std::unique_ptr<ContactWorkspace> make_workspace() const override;
+  using ContactModel::solve;
+  void solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const override;
 
   const NoSlipOptions& options() const { return options_; }
 
  private:
+  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
+  struct Workspace final : ContactWorkspace {
+    BlockInertia M_inverse_;
+    DelassusFactor factor_;
+    UnilateralProjection projection_;
+    UnilateralRows U_;
+    Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
+    std::vector<char> sticks_;
+  };
   NoSlipOptions options_;
-  BlockInertia M_inverse_;
-  DelassusFactor factor_;
-  UnilateralProjection projection_;
-  UnilateralRows U_;
-  Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
-  std::vector<char> sticks_;
 };
 
 }  // namespace impetus

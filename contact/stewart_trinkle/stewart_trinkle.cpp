@@ -24,7 +24,7 @@ std::string describe_failure(const LemkeResult& r) {
 }  // namespace
 
 StewartTrinkleModel::StewartTrinkleModel(StewartTrinkleOptions options)
-    : options_(options), lemke_(options.lemke()), warm_(std::make_unique<StewartTrinkleWarmStart>()) {}
+    : options_(options) {}
 
 StewartTrinkleModel::~StewartTrinkleModel() = default;
 
@@ -32,7 +32,17 @@ std::unique_ptr<ContactModel> StewartTrinkleModel::create(const ModelOptions& op
   return std::make_unique<StewartTrinkleModel>(StewartTrinkleOptions::parse(options));
 }
 
-void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& result) {
+StewartTrinkleModel::Workspace::Workspace(const StewartTrinkleOptions& options)
+    : lemke_(options.lemke()), warm_(std::make_unique<StewartTrinkleWarmStart>()) {}
+
+StewartTrinkleModel::Workspace::~Workspace() = default;
+
+std::unique_ptr<ContactWorkspace> StewartTrinkleModel::make_workspace() const {
+  return std::make_unique<Workspace>(options_);
+}
+
+void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
+  Workspace& ws = static_cast<Workspace&>(workspace);
   const int nc = problem.nc, nl = problem.nl;
   result.p_N.setZero(nc);
   result.p_S.setZero(nc);
@@ -43,40 +53,40 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
   result.v_plus = problem.v_star;
   if (nc + nl == 0) return;
 
-  assemble_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, lcp_);
+  assemble_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
   LemkeResult lemke;
   double warm_residual = 0;
-  if (options_.warm_start && warm_->solve(problem, lcp_, options_.tolerance, z_, warm_residual)) {
+  if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, ws.z_, warm_residual)) {
     lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
     lemke.attempts = 1;
   } else {
-    assemble_stewart_trinkle_matrix(lcp_);
-    lemke = lemke_.solve(lcp_.A, lcp_.q, z_);
+    assemble_stewart_trinkle_matrix(ws.lcp_);
+    lemke = ws.lemke_.solve(ws.lcp_.A, ws.lcp_.q, ws.z_);
   }
 
   // (ST8) per group, shared among its members (ST9); then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T] over
   // the groups (J holds the leaders' rows, equal to their members').
-  const int k = lcp_.k, ng = lcp_.ng;
-  p_J_.setZero(lcp_.J.rows());
-  p_J_.head(ng) = z_.head(ng);
-  p_J_.segment(ng, nl) = z_.segment(lcp_.offset_L, nl);
-  for (int f = 0; f < lcp_.nf; ++f) {
-    const auto p_F = z_.segment(lcp_.offset_F + f * k, k);
-    const int g = lcp_.friction_group[f];
-    p_J_[ng + nl + g] = lcp_.cos_edge.dot(p_F);        // p_S of the group
-    p_J_[2 * ng + nl + g] = lcp_.sin_edge.dot(p_F);    // p_T of the group
+  const int k = ws.lcp_.k, ng = ws.lcp_.ng;
+  ws.p_J_.setZero(ws.lcp_.J.rows());
+  ws.p_J_.head(ng) = ws.z_.head(ng);
+  ws.p_J_.segment(ng, nl) = ws.z_.segment(ws.lcp_.offset_L, nl);
+  for (int f = 0; f < ws.lcp_.nf; ++f) {
+    const auto p_F = ws.z_.segment(ws.lcp_.offset_F + f * k, k);
+    const int g = ws.lcp_.friction_group[f];
+    ws.p_J_[ng + nl + g] = ws.lcp_.cos_edge.dot(p_F);        // p_S of the group
+    ws.p_J_[2 * ng + nl + g] = ws.lcp_.sin_edge.dot(p_F);    // p_T of the group
   }
   for (int c = 0; c < nc; ++c) {
-    const int g = lcp_.group[c];
-    const double share = lcp_.share[c];
-    result.p_N[c] = share * p_J_[g];
-    result.p_S[c] = share * p_J_[ng + nl + g];
-    result.p_T[c] = share * p_J_[2 * ng + nl + g];
+    const int g = ws.lcp_.group[c];
+    const double share = ws.lcp_.share[c];
+    result.p_N[c] = share * ws.p_J_[g];
+    result.p_S[c] = share * ws.p_J_[ng + nl + g];
+    result.p_T[c] = share * ws.p_J_[2 * ng + nl + g];
   }
-  result.p_L = p_J_.segment(ng, nl);
-  impulse_.noalias() = lcp_.J.transpose() * p_J_;
-  problem.solve_M(impulse_, dv_);
-  result.v_plus = problem.v_star + dv_;
+  result.p_L = ws.p_J_.segment(ng, nl);
+  ws.impulse_.noalias() = ws.lcp_.J.transpose() * ws.p_J_;
+  problem.solve_M(ws.impulse_, ws.dv_);
+  result.v_plus = problem.v_star + ws.dv_;
 
   SolverStatistics& stats = result.stats;
   stats.iterations = lemke.pivots;

@@ -195,15 +195,22 @@ class StewartTrinkleModel final : public ContactModel {
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
   std::string_view name() const override { return "stewart_trinkle"; }
-  void solve(const ContactProblem& problem, ContactResult& result) override;
+  std::unique_ptr<ContactWorkspace> make_workspace() const override;
+  using ContactModel::solve;
+  void solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const override;
   const StewartTrinkleOptions& options() const { return options_; }
 
  private:
+  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
+  struct Workspace final : ContactWorkspace {
+    explicit Workspace(const StewartTrinkleOptions& options);
+    ~Workspace() override;
+    LemkeSolver lemke_;
+    StewartTrinkleLcp lcp_;
+    std::unique_ptr<StewartTrinkleWarmStart> warm_;
+    Eigen::VectorXd z_, p_J_, impulse_, dv_;   // scratch: LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
+  };
   StewartTrinkleOptions options_;
-  LemkeSolver lemke_;
-  StewartTrinkleLcp lcp_;
-  std::unique_ptr<StewartTrinkleWarmStart> warm_;
-  Eigen::VectorXd z_, p_J_, impulse_, dv_;   // scratch: LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
 };
 
 }  // namespace impetus

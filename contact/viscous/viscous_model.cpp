@@ -48,11 +48,11 @@ ViscousOptions ViscousOptions::parse(const ModelOptions& options) {
   return o;
 }
 
-void ViscousModel::distribute_coefficients(const ContactProblem& problem) {
+void ViscousModel::distribute_coefficients(Workspace& ws, const ContactProblem& problem) const {
   const int nc = problem.nc;
   // μ̃ ≥ 0: a negative coefficient would make W indefinite and friction a motor.
-  if (problem.mu_viscous.size() == nc) mu_ = problem.mu_viscous.cwiseMax(0.0);
-  else mu_.setZero(nc);
+  if (problem.mu_viscous.size() == nc) ws.mu_ = problem.mu_viscous.cwiseMax(0.0);
+  else ws.mu_.setZero(nc);
   if (options_.distribution == ViscousDistribution::Point || nc == 0) return;
   // Pairs: contacts with the same unordered pair of geometries share their pair's coefficient.
   auto pair_of = [&](int i) {
@@ -60,134 +60,139 @@ void ViscousModel::distribute_coefficients(const ContactProblem& problem) {
     const ContactKey& k = problem.keys[i];
     return std::pair<int, int>{std::min(k.geom_a, k.geom_b), std::max(k.geom_a, k.geom_b)};
   };
-  order_.resize(nc);
-  std::iota(order_.begin(), order_.end(), 0);
-  std::sort(order_.begin(), order_.end(), [&](int a, int b) { return pair_of(a) < pair_of(b); });
+  ws.order_.resize(nc);
+  std::iota(ws.order_.begin(), ws.order_.end(), 0);
+  std::sort(ws.order_.begin(), ws.order_.end(), [&](int a, int b) { return pair_of(a) < pair_of(b); });
   for (int first = 0; first < nc;) {
     int last = first + 1;
-    while (last < nc && pair_of(order_[last]) == pair_of(order_[first])) ++last;
+    while (last < nc && pair_of(ws.order_[last]) == pair_of(ws.order_[first])) ++last;
     const double count = last - first;
-    for (int r = first; r < last; ++r) mu_[order_[r]] /= count;
+    for (int r = first; r < last; ++r) ws.mu_[ws.order_[r]] /= count;
     first = last;
   }
 }
 
-bool ViscousModel::build_metric(const ContactProblem& problem, ViscousReport& report) {
+bool ViscousModel::build_metric(Workspace& ws, const ContactProblem& problem, ViscousReport& report) const {
   const int nc = problem.nc, nv = problem.nv, nb = static_cast<int>(problem.systems.size());
   const double dt = problem.dt;
-  block_of_column_.assign(nv, -1);
+  ws.block_of_column_.assign(nv, -1);
   for (int b = 0; b < nb; ++b)
-    for (int j = 0; j < problem.systems[b].size; ++j) block_of_column_[problem.systems[b].offset + j] = b;
+    for (int j = 0; j < problem.systems[b].size; ++j) ws.block_of_column_[problem.systems[b].offset + j] = b;
 
   // Does a viscous row touch two systems? Then K couples them and W is factored densely.
-  block_has_friction_.assign(nb, 0);
+  ws.block_has_friction_.assign(nb, 0);
   bool coupled = false;
   for (int i = 0; i < nc && !coupled; ++i) {
-    if (!(mu_[i] > 0)) continue;
+    if (!(ws.mu_[i] > 0)) continue;
     for (const SparseRows* R : {&problem.S, &problem.T}) {
       int first = -1;
       for (SparseRows::InnerIterator it(*R, i); it; ++it) {
-        const int b = block_of_column_[it.col()];
+        const int b = ws.block_of_column_[it.col()];
         if (b < 0) continue;
         if (first < 0) first = b;
         else if (b != first) coupled = true;
       }
-      if (first >= 0) block_has_friction_[first] = 1;
+      if (first >= 0) ws.block_has_friction_[first] = 1;
     }
   }
   report.dense_metric = coupled;
 
   if (coupled) {
-    W_dense_.setZero(nv, nv);
+    ws.W_dense_.setZero(nv, nv);
     for (const SystemBlock& s : problem.systems) {
       if (s.size == 0) continue;
       if (s.M != nullptr) {
-        W_dense_.block(s.offset, s.offset, s.size, s.size) = *s.M;
+        ws.W_dense_.block(s.offset, s.offset, s.size, s.size) = *s.M;
       } else {
-        W_dense_.block(s.offset, s.offset, s.size, s.size) = s.M_llt->reconstructedMatrix();
+        ws.W_dense_.block(s.offset, s.offset, s.size, s.size) = s.M_llt->reconstructedMatrix();
       }
     }
     for (int i = 0; i < nc; ++i) {
-      if (!(mu_[i] > 0)) continue;
-      add_outer(W_dense_, problem.S, i, dt * mu_[i], 0, nv);
-      add_outer(W_dense_, problem.T, i, dt * mu_[i], 0, nv);
+      if (!(ws.mu_[i] > 0)) continue;
+      add_outer(ws.W_dense_, problem.S, i, dt * ws.mu_[i], 0, nv);
+      add_outer(ws.W_dense_, problem.T, i, dt * ws.mu_[i], 0, nv);
     }
-    W_ = &W_full_;
-    return W_full_.factor(W_dense_);
+    ws.W_ = &ws.W_full_;
+    return ws.W_full_.factor(ws.W_dense_);
   }
 
   // Block diagonal: W_b = M_b + dt K_b where block b has viscous rows, else M_b's own factor.
-  if (static_cast<int>(W_block_.size()) < nb) {
-    W_block_.resize(nb);
-    W_block_llt_.resize(nb);
+  if (static_cast<int>(ws.W_block_.size()) < nb) {
+    ws.W_block_.resize(nb);
+    ws.W_block_llt_.resize(nb);
   }
-  factors_.resize(nb);
+  ws.factors_.resize(nb);
   bool ok = true;
   for (int b = 0; b < nb; ++b) {
     const SystemBlock& s = problem.systems[b];
-    if (!block_has_friction_[b] && s.M_llt != nullptr) {
-      factors_[b] = s.M_llt;
+    if (!ws.block_has_friction_[b] && s.M_llt != nullptr) {
+      ws.factors_[b] = s.M_llt;
       continue;
     }
-    Eigen::MatrixXd& Wb = W_block_[b];
+    Eigen::MatrixXd& Wb = ws.W_block_[b];
     if (s.M != nullptr) {
       Wb = *s.M;
     } else {
       Wb = s.M_llt->reconstructedMatrix();
     }
     for (int i = 0; i < nc; ++i) {
-      if (!(mu_[i] > 0)) continue;
-      add_outer(Wb, problem.S, i, dt * mu_[i], s.offset, s.size);
-      add_outer(Wb, problem.T, i, dt * mu_[i], s.offset, s.size);
+      if (!(ws.mu_[i] > 0)) continue;
+      add_outer(Wb, problem.S, i, dt * ws.mu_[i], s.offset, s.size);
+      add_outer(Wb, problem.T, i, dt * ws.mu_[i], s.offset, s.size);
     }
-    W_block_llt_[b].compute(Wb);
-    ok = ok && W_block_llt_[b].info() == Eigen::Success;
-    factors_[b] = &W_block_llt_[b];
+    ws.W_block_llt_[b].compute(Wb);
+    ok = ok && ws.W_block_llt_[b].info() == Eigen::Success;
+    ws.factors_[b] = &ws.W_block_llt_[b];
   }
-  W_blocks_.reset(nv, problem.systems, factors_);
-  W_ = &W_blocks_;
+  ws.W_blocks_.reset(nv, problem.systems, ws.factors_);
+  ws.W_ = &ws.W_blocks_;
   return ok;
 }
 
-void ViscousModel::solve(const ContactProblem& problem, ContactResult& result) {
+std::unique_ptr<ContactWorkspace> ViscousModel::make_workspace() const {
+  return std::make_unique<Workspace>();
+}
+
+void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
+  Workspace& ws = static_cast<Workspace&>(workspace);
   ViscousReport& report = result.report_slot<ViscousReport>();
   report = {};
   const int nc = problem.nc, nl = problem.nl, nv = problem.nv;
   const double dt = problem.dt;
 
-  distribute_coefficients(problem);
-  const bool factored = build_metric(problem, report);
+  distribute_coefficients(ws, problem);
+  const bool factored = build_metric(ws, problem, report);
 
   // v_f = W⁻¹ M v*  (V3).
-  v_f_.setZero(nv);
-  add_M_times(problem, problem.v_star, v_f_);
-  W_->solve_in_place(v_f_);
-  factor_.reset(*W_, v_f_);
+  ws.v_f_.setZero(nv);
+  add_M_times(problem, problem.v_star, ws.v_f_);
+  ws.W_->solve_in_place(ws.v_f_);
+  ws.factor_.reset(*ws.W_, ws.v_f_);
 
-  U_.N = &problem.N;
-  U_.L = &problem.L;
-  U_.set_offsets(problem);
-  guess_.setZero(nc + nl);
-  if (problem.p_N_guess.size() == nc) guess_.head(nc) = problem.p_N_guess;
-  if (problem.p_L_guess.size() == nl) guess_.tail(nl) = problem.p_L_guess;
-  projection_.solve(*W_, factor_, U_, v_f_, &guess_, options_.projection, z_, result.v_plus, lambda_G_,
+  ws.U_.N = &problem.N;
+  ws.U_.L = &problem.L;
+  ws.U_.set_offsets(problem);
+  ws.guess_.setZero(nc + nl);
+  if (problem.p_N_guess.size() == nc) ws.guess_.head(nc) = problem.p_N_guess;
+  if (problem.p_L_guess.size() == nl) ws.guess_.tail(nl) = problem.p_L_guess;
+  ws.projection_.solve(*ws.W_, ws.factor_, ws.U_, ws.v_f_, &ws.guess_, options_.projection, ws.z_, result.v_plus, ws.lambda_G_,
                     result.stats);
-  report.projection = projection_.report();
+  report.projection = ws.projection_.report();
   if (!factored) {
     result.stats.status = SolveStatus::Failed;
     result.stats.message = "M + dt·K is not numerically positive definite; " + result.stats.message;
   }
 
-  result.p_N = z_.head(nc);
-  result.p_L = z_.tail(nl);
+  result.p_N = ws.z_.head(nc);
+  result.p_L = ws.z_.tail(nl);
   result.clear_implicit();
   result.p_S.resize(nc);
   result.p_T.resize(nc);
   double power = 0;
   for (int i = 0; i < nc; ++i) {
     const double s = row_dot({&problem.S, i}, result.v_plus), t = row_dot({&problem.T, i}, result.v_plus);
-    result.p_S[i] = -dt * mu_[i] * s;   // (V1): friction impulse −dt μ̃ S v⁺
-    result.p_T[i] = -dt * mu_[i] * t;
+    result.p_S[i] = -dt * ws.mu_[i] * s;   // (V1): friction impulse −dt μ̃ S v⁺
+    result.p_T[i] = -dt * ws.mu_[i] * t;
     power += (result.p_S[i] * s + result.p_T[i] * t) / dt;
   }
   report.friction_power = power;

@@ -71,30 +71,35 @@ class ViscousModel final : public ContactModel {
     return std::make_unique<ViscousModel>(ViscousOptions::parse(options));
   }
   std::string_view name() const override { return "viscous"; }
-  void solve(const ContactProblem& problem, ContactResult& result) override;
+  std::unique_ptr<ContactWorkspace> make_workspace() const override;
+  using ContactModel::solve;
+  void solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const override;
 
   const ViscousOptions& options() const { return options_; }
 
  private:
-  void distribute_coefficients(const ContactProblem& problem);
-  bool build_metric(const ContactProblem& problem, ViscousReport& report);
+  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
+  struct Workspace final : ContactWorkspace {
+    Eigen::VectorXd mu_;                                    // (nc) μ̃
+    std::vector<int> order_;                                // (nc) scratch of the pair grouping
+    std::vector<int> block_of_column_;                      // (nv)
+    std::vector<Eigen::MatrixXd> W_block_;                  // per system: M_b + dt K_b
+    std::vector<Eigen::LLT<Eigen::MatrixXd>> W_block_llt_;
+    std::vector<const Eigen::LLT<Eigen::MatrixXd>*> factors_;
+    std::vector<char> block_has_friction_;
+    Eigen::MatrixXd W_dense_;
+    BlockInertia W_blocks_;
+    DenseInertia W_full_;
+    const InertiaOperator* W_ = nullptr;
+    DelassusFactor factor_;
+    UnilateralProjection projection_;
+    UnilateralRows U_;
+    Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
+  };
+  void distribute_coefficients(Workspace& ws, const ContactProblem& problem) const;
+  bool build_metric(Workspace& ws, const ContactProblem& problem, ViscousReport& report) const;
 
   ViscousOptions options_;
-  Eigen::VectorXd mu_;                                    // (nc) μ̃
-  std::vector<int> order_;                                // (nc) scratch of the pair grouping
-  std::vector<int> block_of_column_;                      // (nv)
-  std::vector<Eigen::MatrixXd> W_block_;                  // per system: M_b + dt K_b
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> W_block_llt_;
-  std::vector<const Eigen::LLT<Eigen::MatrixXd>*> factors_;
-  std::vector<char> block_has_friction_;
-  Eigen::MatrixXd W_dense_;
-  BlockInertia W_blocks_;
-  DenseInertia W_full_;
-  const InertiaOperator* W_ = nullptr;
-  DelassusFactor factor_;
-  UnilateralProjection projection_;
-  UnilateralRows U_;
-  Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
 };
 
 }  // namespace impetus

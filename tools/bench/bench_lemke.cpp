@@ -132,9 +132,10 @@ void BM_StewartTrinkle(benchmark::State& state) {
   Scene scene;
   Make(static_cast<int>(state.range(0)), scene);
   StewartTrinkleModel model;
+  const std::unique_ptr<ContactWorkspace> workspace = model.make_workspace();
   ContactResult result;
   for (auto _ : state) {
-    model.solve(scene.problem, result);
+    model.solve(scene.problem, result, *workspace);
     benchmark::DoNotOptimize(result.v_plus.data());
   }
   state.counters["pivots"] = result.stats.iterations;

@@ -147,10 +147,11 @@ int contacts_benchmark(int max_contacts, int repeats) {
       MaxDissipationOptions timed;
       timed.timing = true;   // the phases' wall times in the report
       for (int rep = 0; rep < repeats; ++rep) {
-        MaxDissipationModel model(timed);
+        const MaxDissipationModel model(timed);
+        const std::unique_ptr<ContactWorkspace> workspace = model.make_workspace();
         ContactResult result;
         const double c0 = cpu_seconds();
-        model.solve(pile.problem, result);
+        model.solve(pile.problem, result, *workspace);
         const double c = cpu_seconds() - c0;
         const MaxDissipationReport& r = result.report_as<MaxDissipationReport>();
         if (r.phase_one_seconds + r.phase_two_seconds < w1 + w2) {

@@ -49,11 +49,12 @@ test::ProblemBuilder box_with_contacts(int n) {
 
 void solve_loop(benchmark::State& state, ContactModel& model, ContactProblem& P, bool warm) {
   ContactResult r;
-  model.solve(P, r);   // warm the buffers (and the previous active set)
+  const std::unique_ptr<ContactWorkspace> workspace = model.make_workspace();
+  model.solve(P, r, *workspace);   // warm the buffers
   long pivots = 0, calls = 0, fallbacks = 0;
   for (auto _ : state) {
     if (warm) P.p_N_guess = r.p_N;
-    model.solve(P, r);
+    model.solve(P, r, *workspace);
     benchmark::DoNotOptimize(r.v_plus.data());
     pivots += r.stats.iterations;
     fallbacks += r.stats.status != SolveStatus::Solved;

@@ -41,8 +41,13 @@ const char* status_name(SolveStatus s) {
 int solve_command(const SolveCommandOptions& options, std::ostream& out) {
   if (!options.model.empty() && !is_contact_model(options.model))
     throw std::invalid_argument("--model: unknown contact model '" + options.model + "' (see `impetus models`)");
-  // One model per (name, options) met in the dumps, built once: solving warms its buffers as a run does.
-  std::map<std::pair<std::string, ModelOptions>, std::unique_ptr<ContactModel>> models;
+  // One model and workspace per (name, options) met in the dumps, built once: solving warms the workspace's
+  // buffers as a run does.
+  struct Solver {
+    std::unique_ptr<ContactModel> model;
+    std::unique_ptr<ContactWorkspace> workspace;
+  };
+  std::map<std::pair<std::string, ModelOptions>, Solver> models;
   long problems = 0, solved = 0, fallbacks = 0, failures = 0;
   double total_time = 0;
   char line[256];
@@ -51,15 +56,18 @@ int solve_command(const SolveCommandOptions& options, std::ostream& out) {
     const ProblemDump dump = read_problem_dump(file);
     const std::string name = options.model.empty() ? dump.model : options.model;
     const ModelOptions model_options = name == dump.model ? dump.options : ModelOptions{};
-    std::unique_ptr<ContactModel>& model = models[{name, model_options}];
-    if (!model) model = make_contact_model(name, model_options);
+    Solver& solver = models[{name, model_options}];
+    if (!solver.model) {
+      solver.model = make_contact_model(name, model_options);
+      solver.workspace = solver.model->make_workspace();
+    }
     ContactResult result;
     for (std::size_t k = 0; k < dump.problems.size(); ++k) {
       const ContactProblem& problem = dump.problems[k]->problem;
       double best = 0;
       for (int r = 0; r < options.repeat; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
-        model->solve(problem, result);
+        solver.model->solve(problem, result, *solver.workspace);
         const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         best = r == 0 ? t : std::min(best, t);
       }
