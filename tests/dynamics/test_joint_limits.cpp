@@ -3,6 +3,8 @@
 // leader is clamped to the limits its followers impose on it, and the followers follow.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "dynamics/integration.hpp"
 #include "dynamics/mimic.hpp"
 #include "fixtures.hpp"
@@ -13,18 +15,23 @@ namespace {
 // q_follower = g·q_leader + o with O(1) numbers: exact to a few ulps.
 constexpr double kRoundOff = 1e-14;
 
-/// A fixed base carrying revolute `a` in [−0.5, 0.5], prismatic `b` in [0, 0.2], continuous `d`.
-MultibodyModel limited_model() {
-  MultibodyModel model;
-  std::vector<Link> links(4);
-  const char* names[] = {"base", "a", "b", "d"};
-  for (int i = 0; i < 4; ++i) {
+/// Links named `names`, each on the first, which is fixed to the world; joint types left to the caller.
+std::vector<Link> links_on_a_fixed_base(const std::vector<const char*>& names) {
+  std::vector<Link> links(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
     links[i].name = names[i];
     links[i].joint.name = names[i];
     links[i].parent = i == 0 ? -1 : 0;
     links[i].inertia = test::box_inertia(1.0, {0.1, 0.2, 0.3});
   }
   links[0].joint.type = JointType::Fixed;
+  return links;
+}
+
+/// A fixed base carrying revolute `a` in [−0.5, 0.5], prismatic `b` in [0, 0.2], continuous `d`.
+MultibodyModel limited_model() {
+  MultibodyModel model;
+  std::vector<Link> links = links_on_a_fixed_base({"base", "a", "b", "d"});
   links[1].joint.type = JointType::Revolute;
   links[1].joint.has_limits = true;
   links[1].joint.lower = -0.5;
@@ -42,15 +49,7 @@ MultibodyModel limited_model() {
 /// b in [0, 0.5], so that a may only move in [−0.05, 0.2].
 MultibodyModel mimic_model() {
   MultibodyModel model;
-  std::vector<Link> links(3);
-  const char* names[] = {"base", "a", "b"};
-  for (int i = 0; i < 3; ++i) {
-    links[i].name = names[i];
-    links[i].joint.name = names[i];
-    links[i].parent = i == 0 ? -1 : 0;
-    links[i].inertia = test::box_inertia(1.0, {0.1, 0.2, 0.3});
-  }
-  links[0].joint.type = JointType::Fixed;
+  std::vector<Link> links = links_on_a_fixed_base({"base", "a", "b"});
   links[1].joint.type = JointType::Revolute;
   links[2].joint.type = JointType::Prismatic;
   links[2].joint.mimic = 1;
