@@ -20,6 +20,7 @@ RunRecord run_inline(const Manifest& manifest, const Run& run, const std::filesy
     options.duration = run.duration;
     options.record_dt = manifest.record_dt;
     options.out_dir = dir.string();
+    options.threads = 1;   // the batch runs its runs side by side (--jobs): one thread each
     record.status = run_simulation(world, options).status;
   } catch (const std::exception& e) {
     record.status = std::string("error: ") + e.what();

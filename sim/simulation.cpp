@@ -17,7 +17,7 @@ RunReport run_simulation(const World& world, const RunOptions& options) {
   const double duration = options.duration >= 0 ? options.duration : world.model.physics.duration;
   const long steps = std::lround(duration / report.dt);
 
-  Stepper stepper(world.model, report.contact_model, report.dt);
+  Stepper stepper(world.model, report.contact_model, report.dt, options.threads);
   Recorder recorder(world.model, options.out_dir, report.dt, options.record_dt);
   write_geometry_json(world.model, std::filesystem::path(options.out_dir) / "geometry.json");
   State state = world.initial;

@@ -16,6 +16,7 @@ struct RunOptions {
   double dt = 0;                    // s; 0: the scene's
   double duration = -1;             // s; < 0: the scene's
   double record_dt = 0.01;          // s; 0: every step
+  int threads = 0;                  // threads of the contact stage (Stepper); 0: every core. Same bits for any
   std::string out_dir;              // where the files go
   std::string dump_problems_dir;    // non-empty: every step's ContactProblems go there (contact/dump/)
   std::function<void(double fraction_done)> progress;  // called now and then; may be empty

@@ -138,6 +138,7 @@ struct StepData {
 
   // --- 5. contact ---
   std::vector<ContactResult> results;     // one per island
+  std::vector<double> island_energy_change;   // (islands) J: ½v⁺ᵀMv⁺ − ½v*ᵀMv* of each island
   Eigen::VectorXd v_plus;                 // (nv)
   std::vector<Eigen::Vector3d> impulse;   // per contact: (p_N, p_S, p_T) in N·s
   std::vector<ContactReport> reported;    // the step's contacts as the recorder writes them: the rows no

@@ -36,17 +36,18 @@ class StageClock {
 
 }  // namespace
 
-Stepper::Stepper(const WorldModel& model, const std::string& contact_model, double dt)
+Stepper::Stepper(const WorldModel& model, const std::string& contact_model, double dt, int threads)
     : model_(model),
       dt_(dt),
       contact_model_name_(contact_model),
       needs_(contact_model_info(contact_model).needs),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
-      contact_workspace_(contact_model_->make_workspace()),
+      pool_(resolve_thread_count(threads)),
       detector_(model.geometries, collision_filter(model)),
       data_(model),
       control_(model, dt) {
   if (needs_.hull_plane_pairs) hull_plane_.emplace(model_);
+  for (int t = 0; t < pool_.threads(); ++t) contact_workspaces_.push_back(contact_model_->make_workspace());
 }
 
 void Stepper::step(State& state) {
@@ -100,42 +101,53 @@ void Stepper::assemble_contact_problems(const State& state) {
 }
 
 void Stepper::solve_contacts() {
-  const MultibodyModel& mb = model_.multibody;
   data_.v_plus = data_.v_star;  // trees in no island move freely
   data_.impulse.assign(data_.contacts.size(), Eigen::Vector3d::Zero());
   data_.results.resize(data_.islands.size());
-  data_.stats.islands = static_cast<int>(data_.islands.size());
-  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
-    const Island& island = data_.islands[k];
-    const ContactProblem& problem = data_.problems[k];
-    ContactResult& result = data_.results[k];
-    contact_model_->solve(problem, result, *contact_workspace_);
+  data_.island_energy_change.resize(data_.islands.size());
+  // Islands share no tree and no contact: each writes only its own slots, so the bits are those of a
+  // sequential loop whatever the thread count.
+  auto solve = [this](int k, int thread) { solve_island(k, *contact_workspaces_[thread]); };
+  pool_.run(static_cast<int>(data_.islands.size()), solve);
 
-    StepStatistics& s = data_.stats;
+  // Statistics in island order (the energy's sum in a fixed order).
+  StepStatistics& s = data_.stats;
+  s.islands = static_cast<int>(data_.islands.size());
+  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
+    const ContactResult& result = data_.results[k];
     ++s.solver_calls;
     s.solver_iterations += result.stats.iterations;
     s.solver_max_iterations = std::max(s.solver_max_iterations, result.stats.iterations);
     if (result.stats.status == SolveStatus::Fallback) ++s.solver_fallbacks;
     if (result.stats.status == SolveStatus::Failed) ++s.solver_failures;
-
-    double kinetic_change = 0;
-    for (std::size_t i = 0; i < island.trees.size(); ++i) {
-      const Tree& tree = mb.trees[island.trees[i]];
-      const SystemBlock& block = problem.systems[i];
-      // v⁺ = G u⁺ where mimic joints were eliminated (dynamics/mimic.hpp (2)); G = 1 elsewhere.
-      auto v_plus = data_.v_plus.segment(tree.v_offset, tree.nv);
-      if (tree.has_mimic()) expand_independent(tree, result.v_plus.segment(block.offset, block.size), v_plus);
-      else v_plus = result.v_plus.segment(block.offset, block.size);
-      const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
-      const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
-      kinetic_change += 0.5 * (v_plus.dot(M * v_plus) - v_star.dot(M * v_star));
-    }
-    s.contact_energy_change += kinetic_change;
-    for (int r = 0; r < problem.nc; ++r)
-      data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
+    s.contact_energy_change += data_.island_energy_change[k];
   }
   remember_warm_starts();
   report_contacts();
+}
+
+void Stepper::solve_island(int k, ContactWorkspace& workspace) {
+  const MultibodyModel& mb = model_.multibody;
+  const Island& island = data_.islands[k];
+  const ContactProblem& problem = data_.problems[k];
+  ContactResult& result = data_.results[k];
+  contact_model_->solve(problem, result, workspace);
+
+  double kinetic_change = 0;
+  for (std::size_t i = 0; i < island.trees.size(); ++i) {
+    const Tree& tree = mb.trees[island.trees[i]];
+    const SystemBlock& block = problem.systems[i];
+    // v⁺ = G u⁺ where mimic joints were eliminated (dynamics/mimic.hpp (2)); G = 1 elsewhere.
+    auto v_plus = data_.v_plus.segment(tree.v_offset, tree.nv);
+    if (tree.has_mimic()) expand_independent(tree, result.v_plus.segment(block.offset, block.size), v_plus);
+    else v_plus = result.v_plus.segment(block.offset, block.size);
+    const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
+    const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
+    kinetic_change += 0.5 * (v_plus.dot(M * v_plus) - v_star.dot(M * v_star));
+  }
+  data_.island_energy_change[k] = kinetic_change;
+  for (int r = 0; r < problem.nc; ++r)
+    data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
 }
 
 void Stepper::remember_warm_starts() {

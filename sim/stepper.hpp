@@ -25,14 +25,16 @@
 #include "sim/assembly_ecp.hpp"
 #include "sim/control_stage.hpp"
 #include "sim/step_data.hpp"
+#include "sim/worker_pool.hpp"
 #include "sim/world.hpp"
 
 namespace impetus {
 
 class Stepper {
  public:
-  /// `model` must outlive the stepper. contact_model: a name of contact/factory.hpp.
-  Stepper(const WorldModel& model, const std::string& contact_model, double dt);
+  /// `model` must outlive the stepper. contact_model: a name of contact/factory.hpp. threads: how many
+  /// threads solve the contact stage's islands (0: every core); the results are the same bits for any count.
+  Stepper(const WorldModel& model, const std::string& contact_model, double dt, int threads = 1);
 
   /// Advances `state` by one step of dt.
   void step(State& state);
@@ -55,6 +57,7 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
+  void solve_island(int k, ContactWorkspace& workspace);
   void remember_warm_starts();
   void report_contacts();
   void integrate_state(State& state);
@@ -64,7 +67,8 @@ class Stepper {
   std::string contact_model_name_;
   ProblemNeeds needs_;                     // what the model needs from stages 2 and 4 (its factory entry)
   std::unique_ptr<const ContactModel> contact_model_;
-  std::unique_ptr<ContactWorkspace> contact_workspace_;   // stage 5's buffers, the model's make_workspace()
+  WorkerPool pool_;                        // stage 5's threads
+  std::vector<std::unique_ptr<ContactWorkspace>> contact_workspaces_;   // stage 5's buffers, one per thread
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3

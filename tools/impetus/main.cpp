@@ -1,5 +1,5 @@
 // impetus — the command line of DESIGN.md:
-//   impetus run SCENE [--model NAME] [--dt S] [--duration S] [--record-dt S] [--out DIR]
+//   impetus run SCENE [--model NAME] [--dt S] [--duration S] [--record-dt S] [--out DIR] [--threads N]
 //   impetus check SCENE|URDF [--strict]
 //   impetus solve DUMP [--model M] [--repeat K]
 //   impetus models
@@ -163,6 +163,10 @@ int main(int argc, char** argv) {
   run->add_option("--record-dt", options.record_dt, "recording interval in s; 0 records every step (default 0.01)")
       ->check(CLI::NonNegativeNumber);
   run->add_option("--out", options.out_dir, "output folder (default: runs/<scene name>/)");
+  run->add_option("--threads", options.threads,
+                  "threads solving the contact stage's independent islands (default 0: every core); the results are "
+                  "the same bits for any count")
+      ->check(CLI::NonNegativeNumber);
   run->add_option("--dump-problems", options.dump_problems_dir,
                   "write every step's contact problems into this folder (one .icp file per step; see `impetus solve`)");
 
