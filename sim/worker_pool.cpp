@@ -1,5 +1,7 @@
 #include "sim/worker_pool.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -8,9 +10,13 @@ namespace impetus {
 
 int resolve_thread_count(int requested) {
   if (requested < 0) throw std::invalid_argument("thread count must be ≥ 0 (0: every core), got " + std::to_string(requested));
-  if (requested > 0) return requested;
-  const unsigned cores = std::thread::hardware_concurrency();
-  return cores == 0 ? 1 : static_cast<int>(cores);
+  return requested > 0 ? requested : available_cores();
+}
+
+int available_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
 }
 
 WorkerPool::WorkerPool(int threads) {

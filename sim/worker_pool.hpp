@@ -56,7 +56,11 @@ class WorkerPool {
   std::exception_ptr error_;
 };
 
-/// The thread count an option asks for: n ≥ 1 as given, 0 for every core (at least 1).
+/// The cores this process may run on: its CPU affinity mask (what taskset, cgroups' cpusets and
+/// Slurm's --cpus-per-task leave it), not the machine's core count; at least 1.
+int available_cores();
+
+/// The thread count an option asks for: n ≥ 1 as given, 0 for every available core.
 int resolve_thread_count(int requested);
 
 }  // namespace impetus

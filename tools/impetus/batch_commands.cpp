@@ -4,12 +4,12 @@
 
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 #include "batch/batch_runner.hpp"
 #include "batch/compare_report.hpp"
 #include "batch/emit.hpp"
 #include "batch/models_compare.hpp"
+#include "sim/worker_pool.hpp"
 
 namespace impetus {
 
@@ -39,7 +39,7 @@ std::string self_path() {
   return ec ? std::string("impetus") : p.string();
 }
 
-int default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+int default_jobs() { return available_cores(); }
 
 }  // namespace
 
