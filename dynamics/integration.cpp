@@ -34,6 +34,11 @@ void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eige
         const double angle = rotation.norm();
         const Eigen::Quaterniond dq =
             angle > 0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, rotation / angle)) : Eigen::Quaterniond::Identity();
+        if (link.parent >= 0) {  // under a link: ω_JL in L's axes turns R_JL from the right (model.hpp)
+          q_out.segment<3>(iq) += dt * v.segment<3>(iv);
+          set_quaternion_at(q_out, iq + 3, (quaternion_at(q_out, iq + 3).normalized() * dq).normalized());
+          break;
+        }
         const Eigen::Quaterniond R = quaternion_at(q_out, iq + 3).normalized(), R_plus = (dq * R).normalized();
         const Vec3& p_LC = link.inertia.com;
         const Vec3 c_plus = q_out.segment<3>(iq) + R * p_LC + dt * v.segment<3>(iv);

@@ -8,7 +8,8 @@ namespace impetus {
 
 /// q_out = q ⊕ dt·v: joint coordinates by Euler; a floating joint's centre of mass by c⁺ = c + dt·v_WC,
 /// its orientation by the exponential map R⁺ = exp(dt·[ω]×)·R, i.e. quaternion exp(dt·ω/2) ⊗ q (ω in W),
-/// and its origin by p⁺ = c⁺ − R⁺·p_LC (the body turns about its centre of mass).
+/// and its origin by p⁺ = c⁺ − R⁺·p_LC (the body turns about its centre of mass); a floating joint under a
+/// link by p_JL⁺ = p_JL + dt·ṗ_JL and R_JL⁺ = R_JL·exp(dt·[ω_JL]×), ω_JL in L's axes (model.hpp).
 /// q_out may alias q.
 void integrate(const MultibodyModel& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double dt,
                Eigen::VectorXd& q_out);

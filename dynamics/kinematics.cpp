@@ -61,11 +61,20 @@ void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const 
         break;
       }
       case JointType::Floating: {
-        // v = (v_WC, ω) in W: V = [ω; v_WC + p_WC × ω].
-        const Vec3& p = data.p_WC[i];
+        if (on_world) {  // v = (v_WC, ω) in W: V = [ω; v_WC + p_WC × ω]
+          const Vec3& p = data.p_WC[i];
+          for (int c = 0; c < 3; ++c) {
+            data.S.col(k + c) << Vec3::Zero(), Vec3::Unit(c);
+            data.S.col(k + 3 + c) << Vec3::Unit(c), p.cross(Vec3::Unit(c));
+          }
+          break;
+        }
+        // Under a link: slides along J's axes (fixed in P), turns about L's axes through L's origin (fixed in L).
+        const Vec3 p = data.X_WL[i].translation();
         for (int c = 0; c < 3; ++c) {
-          data.S.col(k + c) << Vec3::Zero(), Vec3::Unit(c);
-          data.S.col(k + 3 + c) << Vec3::Unit(c), p.cross(Vec3::Unit(c));
+          const Vec3 slide = X_WJ.linear().col(c), turn = data.X_WL[i].linear().col(c);
+          data.S.col(k + c) << Vec3::Zero(), slide;
+          data.S.col(k + 3 + c) << turn, p.cross(turn);
         }
         break;
       }
@@ -85,7 +94,11 @@ Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& d
   switch (joint.type) {
     case JointType::Fixed: return Vec6::Zero();
     case JointType::Floating: {
-      // d/dt (v_WC + p_WC × ω) = v̇_WC + v_WC × ω + p_WC × ω̇: the middle term is Ṡv.
+      const int parent = model.links[link].parent;
+      if (parent >= 0)  // Ṡv: slides fixed in P move with V_P, turns fixed in L with V_L (model.hpp)
+        return cross_motion(data.V[parent], data.S.middleCols<3>(k) * v.segment<3>(k)) +
+               cross_motion(data.V[link], data.S.middleCols<3>(k + 3) * v.segment<3>(k + 3));
+      // On the world: d/dt (v_WC + p_WC × ω) = v̇_WC + v_WC × ω + p_WC × ω̇: the middle term is Ṡv.
       Vec6 c;
       c << Vec3::Zero(), v.segment<3>(k).cross(v.segment<3>(k + 3));
       return c;

@@ -10,8 +10,9 @@ void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const 
                         const Eigen::VectorXd& v);
 
 /// The velocity-product term Ṡᵢq̇ᵢ of link i's joint (RBDA eq. 5.7 in world coordinates): Vᵢ ×ᵐ Sᵢq̇ᵢ for
-/// joints whose S is fixed in the link; for the floating joint, whose S moves with p_WC,
-/// [0; v_WC × ω].
+/// joints whose S is fixed in the link; for a floating joint on the world, whose S moves with p_WC,
+/// [0; v_WC × ω]; for the planar joint and a floating joint under a link, whose slides are fixed in the
+/// parent P and turns in L, V_P ×ᵐ S_slide·v_slide + Vᵢ ×ᵐ S_turn·v_turn (model.hpp).
 Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& data, int link,
                              const Eigen::VectorXd& v);
 

@@ -55,9 +55,6 @@ int MultibodyModel::add_tree(const std::string& name, std::vector<Link> tree_lin
   for (int i = 0; i < tree.num_links; ++i) {
     Link& link = tree_links[i];
     if (link.parent >= i) throw std::invalid_argument("add_tree: links of '" + name + "' are not parent-first");
-    // The floating convention of model.hpp (velocities in W) holds only for a joint on the world.
-    if (link.joint.type == JointType::Floating && link.parent >= 0)
-      throw std::invalid_argument("add_tree: floating joint '" + link.joint.name + "' must attach to the world");
     if (link.parent >= 0) link.parent += tree.first_link;
     if (link.joint.mimic >= tree.num_links)
       throw std::invalid_argument("add_tree: joint '" + link.joint.name + "' mimics a link outside its tree");

@@ -11,10 +11,13 @@
 //   planar                                      3   3   (x, y, θ): displacement rates (ẋ, ẏ, θ̇)
 //                                                       along e₁, e₂ (m), turn
 //                                                       about n (rad)
-//   floating                                    7   6   p_WL (3), quaternion    v_WC (3): linear velocity of
+//   floating, on the world (a tree's root)      7   6   p_WL (3), quaternion    v_WC (3): linear velocity of
 //                                                       of R_WL as (w,x,y,z)    L's centre of mass C; ω_WL (3):
 //                                                                               angular velocity; both in the
 //                                                                               WORLD frame
+//   floating, under a link (relative 6-DoF)     7   6   p_JL (3), quaternion    ṗ_JL (3) in J's axes; ω_JL (3):
+//                                                       of R_JL as (w,x,y,z)    L's angular velocity relative to
+//                                                                               J, in L's axes (body frame)
 // Why the centre of mass and not L's origin: with v_WC the free-body block of M is diag(m·1, I_C), Newton's
 // and Euler's equations decouple, and a free body's linear momentum m·v_WC is conserved to round-off by
 // the time stepping. (With the origin's velocity the centripetal acceleration of an off-centre origin
@@ -28,6 +31,16 @@
 // and e₁ the unit x of J projected on the plane (unit y when x is within 45° of n): planar_basis().
 // Its motion subspace has two columns fixed in the parent (the slides) and one fixed in L (the turn
 // about n through L's origin), so Ṡ·v = V_P ×ᵐ (S_slide·v_slide) + V_L ×ᵐ (S_turn·θ̇) (kinematics.cpp).
+//
+// Floating under a link (URDF `floating` whose parent moves): X_J(q) = Trans(p_JL) · Rot(R_JL), the
+// relative free motion of L in J. Its velocity is split like the planar joint's: three slides along J's
+// axes (fixed in P: ṗ_JL is the rate of q's position, in J) and three turns about L's axes through L's
+// origin (fixed in L: ω_JL in L's axes, Ṙ_JL = R_JL·[ω_JL]×). Hence Ṡ·v = V_P ×ᵐ (S_slide·ṗ_JL) +
+// V_L ×ᵐ (S_turn·ω_JL), and q ⊕ dt·v is p_JL + dt·ṗ_JL, R_JL·exp(dt·[ω_JL]×) (integration.hpp). Why not the
+// root's convention (v_WC, ω in W): relative to a moving parent, a world-frame velocity would make S
+// depend on the parent's motion, and the root's reason for it (a free body's momentum conserved by the
+// step, its implicit-midpoint rotation) concerns one-link trees only. A floating joint on the world keeps
+// the root's convention whatever it carries. Checked by finite differences in tests/dynamics.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -106,8 +119,8 @@ struct MultibodyModel {
 
   /// Appends a tree; its links must be given parent-first, with parents and mimic leaders indexed
   /// relative to the tree (−1: world / none). Fills tree, q/v indices, offsets and the mimic map G.
-  /// Returns the tree's index. Throws std::invalid_argument on links out of order, a floating joint
-  /// off the world, or a mimic that is not 1-DoF on 1-DoF or whose chain of leaders is a cycle.
+  /// Returns the tree's index. Throws std::invalid_argument on links out of order, or a mimic that is
+  /// not 1-DoF on 1-DoF or whose chain of leaders is a cycle.
   int add_tree(const std::string& name, std::vector<Link> links);
   /// Index of the link with that name, or −1.
   int find_link(const std::string& name) const;

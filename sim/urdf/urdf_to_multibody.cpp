@@ -126,15 +126,10 @@ std::vector<TreePlan> Converter::plan_trees() const {
       for (auto j = children.rbegin(); j != children.rend(); ++j) {
         const UrdfJoint& joint = urdf_.joints[*j];
         const int child = urdf_.find_link(joint.child);
-        if (joint.type != UrdfJointType::Floating) {
-          stack.push_back(child);
-          continue;
-        }
-        if (!welded_[link])
-          fail(joint.line, "floating joint '" + joint.name + "': its parent link '" + joint.parent +
-                               "' moves; a floating joint may only hang from links welded to the world "
-                               "(fixed joints up to a fixed-base root)");
-        pending.push_back({{child}, *j});
+        // A floating joint under a welded link roots a tree of its own (on the world: a free body's
+        // convention and integrator); under a moving link it is the relative 6-DoF joint (model.hpp).
+        if (joint.type == UrdfJointType::Floating && welded_[link]) pending.push_back({{child}, *j});
+        else stack.push_back(child);
       }
     }
     plans.push_back(std::move(plan));
@@ -174,9 +169,9 @@ std::vector<Link> Converter::tree_links(const TreePlan& plan) const {
       case UrdfJointType::Continuous: joint.type = JointType::Continuous; break;
       case UrdfJointType::Prismatic: joint.type = JointType::Prismatic; break;
       case UrdfJointType::Planar: joint.type = JointType::Planar; break;
-      default: fail(uj.line, "internal: unexpected joint type");  // floating handled before
+      case UrdfJointType::Floating: joint.type = JointType::Floating; break;  // under a moving link
     }
-    if (joint.type == JointType::Fixed) continue;
+    if (joint.type == JointType::Fixed || joint.type == JointType::Floating) continue;  // no axis, no limits
     joint.axis = uj.axis.normalized();
     if (uj.limit && joint.type != JointType::Planar) {  // a planar joint's <limit> means nothing (urdfdom)
       joint.has_limits = joint.type != JointType::Continuous;  // a continuous joint's position limits mean nothing

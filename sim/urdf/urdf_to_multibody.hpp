@@ -8,10 +8,11 @@
 //   - joint X_PJ is the URDF joint <origin>; the axis is normalised (a zero axis is refused);
 //   - fixed, revolute (limits from <limit>), continuous (no position limits; <limit> effort and
 //     velocity kept), prismatic (limits) map one to one; <dynamics> damping and friction are kept;
-//   - floating: the multibody model measures a floating joint's coordinates in the world, so a
-//     URDF floating joint is accepted only where its parent link is welded to the world (fixed
-//     joints all the way to a fixed-base root); the child's subtree then becomes a tree of its own,
-//     starting at X_W,parent · X_PJ. Elsewhere it is refused;
+//   - floating: where its parent link is welded to the world (fixed joints all the way to a
+//     fixed-base root) the child's subtree becomes a tree of its own on a floating joint on the world
+//     (a free body's coordinates, in W), starting at X_W,parent · X_PJ; under a moving link it is the
+//     relative 6-DoF joint of dynamics/model.hpp (coordinates in J, starting at zero: the child at the
+//     joint's <origin>, at rest relative to its parent);
 //   - planar: the planar joint of dynamics/model.hpp, its normal the normalised <axis> (3 DoF;
 //     <limit> ignored, as urdfdom does for planar joints);
 //   - mimic: NOT enforced. The mimicking joint becomes an independent joint of its type (as in

@@ -1,9 +1,35 @@
 // Small multibody models built in code, for the dynamics tests.
 #pragma once
 
+#include <random>
+
+#include "dynamics/integration.hpp"
 #include "dynamics/model.hpp"
 
 namespace impetus::test {
+
+/// Uniform coordinates in [−1, 1], unit quaternions from normalized uniform 4-vectors.
+inline Eigen::VectorXd random_configuration(const MultibodyModel& model, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Eigen::VectorXd q = model.neutral_configuration();
+  for (const Link& link : model.links) {
+    const Joint& j = link.joint;
+    if (j.type == JointType::Floating) {
+      q.segment<3>(j.q_index) << u(rng), u(rng), u(rng);
+      set_quaternion_at(q, j.q_index + 3, Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized());
+    } else {
+      for (int c = 0; c < joint_nq(j.type); ++c) q[j.q_index + c] = u(rng);  // 1-DoF and planar
+    }
+  }
+  return q;
+}
+
+inline Eigen::VectorXd random_vector(int n, std::mt19937& rng) {
+  std::uniform_real_distribution<double> u(-1, 1);
+  Eigen::VectorXd v(n);
+  for (int i = 0; i < n; ++i) v[i] = u(rng);
+  return v;
+}
 
 inline Inertia box_inertia(double m, const Eigen::Vector3d& size, const Eigen::Vector3d& com = Eigen::Vector3d::Zero()) {
   Inertia I;
@@ -83,6 +109,37 @@ inline MultibodyModel planar_tree_model() {
   links[2].joint.X_PJ.translation() << 0.15, 0.0, 0.05;
   links[2].inertia = box_inertia(0.4, {0.3, 0.04, 0.04}, {0.15, 0, 0});
   model.add_tree("planar", links);
+  return model;
+}
+
+/// A floating base with a revolute arm that carries a floating pod (the relative 6-DoF joint of
+/// model.hpp, its frame and the pod's centre of mass off the axes), and a revolute flap on the pod:
+/// the floating joint under a link both moving and moved.
+inline MultibodyModel floating_child_model() {
+  MultibodyModel model;
+  std::vector<Link> links(4);
+  links[0].name = "base";
+  links[0].joint.type = JointType::Floating;
+  links[0].inertia = box_inertia(3.0, {0.4, 0.3, 0.2}, {0.01, 0.02, -0.03});
+  links[1].name = "arm";
+  links[1].parent = 0;
+  links[1].joint.type = JointType::Revolute;
+  links[1].joint.axis = Eigen::Vector3d(0.2, 1.0, 0.3).normalized();
+  links[1].joint.X_PJ.translation() << 0.2, 0.1, 0.05;
+  links[1].inertia = box_inertia(1.0, {0.5, 0.05, 0.05}, {0.25, 0, 0});
+  links[2].name = "pod";
+  links[2].parent = 1;
+  links[2].joint.type = JointType::Floating;
+  links[2].joint.X_PJ.translation() << 0.45, 0.05, -0.02;
+  links[2].joint.X_PJ.linear() = Eigen::AngleAxisd(0.5, Eigen::Vector3d(0, 1, 1).normalized()).toRotationMatrix();
+  links[2].inertia = box_inertia(0.6, {0.2, 0.1, 0.15}, {0.02, -0.03, 0.04});
+  links[3].name = "flap";
+  links[3].parent = 2;
+  links[3].joint.type = JointType::Revolute;
+  links[3].joint.axis = Eigen::Vector3d(0.3, 1.0, 0.2).normalized();
+  links[3].joint.X_PJ.translation() << 0.1, 0.0, 0.08;
+  links[3].inertia = box_inertia(0.3, {0.2, 0.02, 0.1}, {0.1, 0, 0});
+  model.add_tree("floating_child", links);
   return model;
 }
 

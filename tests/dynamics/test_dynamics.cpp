@@ -20,27 +20,8 @@ constexpr double kAlgebraTol = 1e-10;
 constexpr double kFiniteDifferenceTol = 1e-7;
 constexpr double kFdStep = 1e-6;
 
-Eigen::VectorXd random_configuration(const MultibodyModel& model, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Eigen::VectorXd q = model.neutral_configuration();
-  for (const Link& link : model.links) {
-    const Joint& j = link.joint;
-    if (j.type == JointType::Floating) {
-      q.segment<3>(j.q_index) << u(rng), u(rng), u(rng);
-      set_quaternion_at(q, j.q_index + 3, Eigen::Quaterniond(u(rng), u(rng), u(rng), u(rng)).normalized());
-    } else {
-      for (int c = 0; c < joint_nq(j.type); ++c) q[j.q_index + c] = u(rng);  // 1-DoF and planar
-    }
-  }
-  return q;
-}
-
-Eigen::VectorXd random_vector(int n, std::mt19937& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Eigen::VectorXd v(n);
-  for (int i = 0; i < n; ++i) v[i] = u(rng);
-  return v;
-}
+using test::random_configuration;
+using test::random_vector;
 
 class ModelsTest : public ::testing::TestWithParam<int> {
  protected:
@@ -48,7 +29,8 @@ class ModelsTest : public ::testing::TestWithParam<int> {
     switch (GetParam()) {
       case 0: return test::free_body_model();
       case 1: return test::mixed_tree_model();
-      default: return test::planar_tree_model();
+      case 2: return test::planar_tree_model();
+      default: return test::floating_child_model();
     }
   }
 };
@@ -130,7 +112,32 @@ TEST_P(ModelsTest, BiasForcesMatchFiniteDifferenceOfMomentum) {
   EXPECT_NEAR(v.dot(g), (Up - Um) / (2 * kFdStep), kFiniteDifferenceTol);
 }
 
-INSTANTIATE_TEST_SUITE_P(FreeBodyMixedTreeAndPlanar, ModelsTest, ::testing::Values(0, 1, 2));
+TEST_P(ModelsTest, BiasAccelerationsMatchFiniteDifferencesOfLinkVelocities) {
+  // Without gravity and with v̇ = 0, RNEA's link accelerations are the velocity-product terms Σ Ṡⱼvⱼ
+  // down the path (RBDA eq. 5.7), and each is the time derivative of the link's spatial velocity V
+  // (world coordinates, at O) along the motion q ⊕ t·v at constant v.
+  MultibodyModel model = this->model();
+  model.gravity.setZero();
+  MultibodyData data(model), data_fd(model);
+  std::mt19937 rng(13);
+  for (int trial = 0; trial < 3; ++trial) {
+    const Eigen::VectorXd q = random_configuration(model, rng), v = random_vector(model.nv, rng);
+    forward_kinematics(model, data, q, v);
+    bias_forces(model, data, v);
+    Eigen::VectorXd qp, qm;
+    integrate(model, q, v, kFdStep, qp);
+    integrate(model, q, v, -kFdStep, qm);
+    forward_kinematics(model, data_fd, qp, v);
+    const std::vector<Vec6> Vp = data_fd.V;
+    forward_kinematics(model, data_fd, qm, v);
+    for (int link = 0; link < static_cast<int>(model.links.size()); ++link) {
+      const Vec6 Vdot = (Vp[link] - data_fd.V[link]) / (2 * kFdStep);
+      EXPECT_LT((Vdot - data.a[link]).norm(), kFiniteDifferenceTol) << "link " << link << " trial " << trial;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(FreeBodyMixedTreePlanarAndFloatingChild, ModelsTest, ::testing::Values(0, 1, 2, 3));
 
 TEST(PlanarJoint, SlidesInItsPlaneAndTurnsAboutItsNormal) {
   // X_J(x, y, θ) = Trans(x e₁ + y e₂)·Rot(n, θ): L's origin stays in the plane through J normal to n,

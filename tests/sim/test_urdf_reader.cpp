@@ -326,14 +326,17 @@ TEST(UrdfConversion, FloatingJointFromAWeldedLinkBecomesItsOwnTree) {
   EXPECT_LT((X.translation() - Eigen::Vector3d(1, 2, 0.8)).norm(), kRoundOff);
   EXPECT_LT((X.linear() - Eigen::AngleAxisd(1, Eigen::Vector3d::UnitZ()).toRotationMatrix()).norm(), kRoundOff);
 
-  // On a floating base nothing is welded: refused at the floating joint's line.
+  // On a floating base nothing is welded: the cup stays in the table's tree, on the relative 6-DoF
+  // joint (dynamics/model.hpp), and only the base has an initial pose.
   placement.floating_base = true;
-  try {
-    urdf_to_multibody(urdf, placement);
-    FAIL() << "expected a refusal";
-  } catch (const LoadError& e) {
-    EXPECT_EQ(e.line(), urdf.joints[urdf.find_joint("free")].line);
-  }
+  const UrdfMultibody moving = urdf_to_multibody(urdf, placement);
+  ASSERT_EQ(moving.multibody.trees.size(), 1u);
+  const int moving_cup = moving.multibody.find_link("m/cup");
+  EXPECT_EQ(moving.multibody.links[moving_cup].parent, moving.multibody.find_link("m/table"));
+  EXPECT_EQ(moving.multibody.links[moving_cup].joint.type, JointType::Floating);
+  EXPECT_EQ(moving.multibody.nv, 6 + 6);
+  ASSERT_EQ(moving.instance.floating_poses.size(), 1u);
+  EXPECT_EQ(moving.instance.floating_poses[0].first, moving.multibody.find_link("m/world"));
 }
 
 TEST(UrdfConversion, ZeroMassLinksAreFineWhereTheyMoveNoJointAlone) {
