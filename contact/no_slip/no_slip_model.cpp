@@ -14,6 +14,8 @@ NoSlipOptions NoSlipOptions::parse(const ModelOptions& options) {
   // Any gap, `inf` (the default) included: a negative one keeps rows only on penetrating contacts.
   o.stick_gap = read.real("stick_gap", o.stick_gap, -std::numeric_limits<double>::infinity(),
                           std::numeric_limits<double>::infinity());
+  o.equality_dependence_tolerance =
+      read.real("equality_dependence_tolerance", o.equality_dependence_tolerance, 0, 0.5, OptionReader::Lower::Open);
   read.finish();
   return o;
 }
@@ -40,7 +42,7 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, Co
     ws.sticks_.resize(nc);
     for (int i = 0; i < nc; ++i) ws.sticks_[i] = problem.phi[i] <= options_.stick_gap;
   }
-  find_indices(problem.S, problem.T, ws.sticks_, options_.projection.pivoting.dependence_tolerance, ws.factor_,
+  find_indices(problem.S, problem.T, ws.sticks_, options_.equality_dependence_tolerance, ws.factor_,
                report.indices);
 
   // 2. The normal and joint-limit LCP.

@@ -31,6 +31,8 @@
 //   stick_gap   double (m), default inf   contacts with φ > stick_gap get no no-slip rows, only
 //                                         their normal row (the paper: every contact sticks; with
 //                                         the default the collision margin is the no-slip zone)
+//   equality_dependence_tolerance  double, default 1e-10  τ_G: FIND-INDICES drops a no-slip row with
+//                                         sin²θ ≤ τ_G (its angle to the rows kept, W⁻¹ metric)
 #pragma once
 
 #include <limits>
@@ -46,6 +48,15 @@ struct NoSlipOptions {
   ProjectionOptions projection;
   /// Contacts with φ > stick_gap (m) are frictionless; default +∞ (every contact of the problem).
   double stick_gap = std::numeric_limits<double>::infinity();
+  /// τ_G of FIND-INDICES (step 1), in (0, 0.5]. Default 1e-10 (θ ≥ 1e-5 rad), not the unilateral
+  /// rows' 1e-12: every later solve of (PP1) runs on G's factor, and a kept row at sin²θ ~ 1e-12 made
+  /// cond(D) ~ 1e12, λ_G ~ 1e8 and later rows' dependence tests wrong (hyq lying on its legs: N v⁺ off
+  /// by 0.15 m/s, a normal row taken for infeasible, Lemke's fallback on a ray). Swept on every step of
+  /// hyq, anymal_c, allegro_right and atlas under no_slip (bench_corpus_robots --dump-problems, with
+  /// the refinement D5): 1e-12 → 5 failures, 736 fallbacks, max ρ 0.42; 1e-11 → 3, 508; 1e-10 → 1
+  /// (atlas), 0, max ρ 4e-7. A dropped row is violated by at most sinθ·‖c‖_{W⁻¹}·‖v⁺‖_W, which
+  /// the report's equality_residual and the result's residual carry.
+  double equality_dependence_tolerance = 1e-10;
 
   /// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.
   static NoSlipOptions parse(const ModelOptions& options);

@@ -21,6 +21,10 @@
 // extra column x = L(p+1:k, p); the trailing factor L₂₂' satisfies L₂₂'L₂₂'ᵀ = L₂₂L₂₂ᵀ + x xᵀ, a
 // rank-one update (Givens-like, Gill–Golub–Murray–Saunders 1974).                             (D4)
 //
+// Solve with refinement: λ and v of (D2), then up to two steps of r = t − C v, D δλ = r, λ += δλ,
+// v += Y δλ, each only while r exceeds 1e-12 of the terms' scale: near-dependent rows kept
+// (cond(D) up to 1/τ_dep) still meet their targets to roundoff, well-conditioned sets keep their bits. (D5)
+//
 // Nothing here depends on the number of contacts n: storage is O(nv²), allocated once per size.
 #pragma once
 
@@ -52,7 +56,7 @@ class DelassusFactor {
   /// Keeps the first k rows (the leading block of L factors the leading block of D).
   void truncate(int k);
 
-  /// λ = D⁻¹ (t − C v_f) and v = v_f + Y λ (D2); v: nv. λ is then lambda().
+  /// λ = D⁻¹ (t − C v_f) and v = v_f + Y λ (D2), refined (D5); v: nv. λ is then lambda().
   void solve(Eigen::VectorXd& v);
   /// λ of the last solve (size()).
   Eigen::VectorBlock<const Eigen::VectorXd> lambda() const { return lambda_.head(k_); }

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "contact/dump/problem_dump.hpp"
 #include "contact/factory.hpp"
 #include "contact/no_slip/no_slip_model.hpp"
 #include "test_no_slip_fixtures.hpp"
@@ -51,15 +52,18 @@ ProblemBuilder box_on_ground(int copies = 1, double mass = 2.0, const Eigen::Mat
   return b;
 }
 
-/// Every property of (NS1)–(NS3) on a result, and the sizes of its vectors.
-void expect_no_slip_solution(const ContactProblem& P, const ContactResult& r) {
+/// Every property of (NS1)–(NS3) on a result, and the sizes of its vectors. `st_tolerance` (nc), when
+/// given, replaces kVelocityTol for |S_i v⁺| and |T_i v⁺| of contact i.
+void expect_no_slip_solution(const ContactProblem& P, const ContactResult& r,
+                             const Eigen::VectorXd* st_tolerance = nullptr) {
   ASSERT_EQ(r.v_plus.size(), P.nv);
   ASSERT_TRUE(r.v_plus.allFinite());
   EXPECT_NE(r.stats.status, SolveStatus::Failed) << r.stats.message;
   const Eigen::VectorXd s = P.S * r.v_plus, t = P.T * r.v_plus, w = P.N * r.v_plus + P.phi / P.dt;
   for (int i = 0; i < P.nc; ++i) {
-    EXPECT_LT(std::abs(s[i]), kVelocityTol) << "S row " << i;
-    EXPECT_LT(std::abs(t[i]), kVelocityTol) << "T row " << i;
+    const double tol = st_tolerance ? (*st_tolerance)[i] : kVelocityTol;
+    EXPECT_LT(std::abs(s[i]), tol) << "S row " << i;
+    EXPECT_LT(std::abs(t[i]), tol) << "T row " << i;
     EXPECT_GE(w[i], -kVelocityTol) << "N row " << i;
     EXPECT_GE(r.p_N[i], -kPositiveImpulse) << "p_N " << i;
     EXPECT_LT(std::abs(r.p_N[i] * w[i]), kVelocityTol * std::max(1.0, r.p_N.cwiseAbs().maxCoeff())) << "p_N ⊥ w, " << i;
@@ -298,6 +302,54 @@ TEST(NoSlip, StickGapLeavesDistantContactsFrictionless) {
   EXPECT_EQ(r2.report_as<NoSlipReport>().indices.rank, 0);
 }
 
+// Corpus robots lying on the ground (bench_corpus_robots --model no_slip --dump-problems): feasible
+// problems (every φ ≥ 0, so v = 0 meets every row) that both solvers failed on.
+void expect_solved_dump(const char* file) {
+  const ProblemDump dump = read_problem_dump(std::string(IMPETUS_SOURCE_DIR "/tests/contact/data/") + file);
+  ASSERT_EQ(dump.problems.size(), 1u);
+  const ContactProblem& P = dump.problems.front()->problem;
+  ASSERT_GE(P.phi.minCoeff(), 0.0) << "the fixture must be feasible";
+  NoSlipModel model;
+  ContactResult r;
+  model.solve(P, r);
+  SCOPED_TRACE(file);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  EXPECT_LE(r.stats.residual, ProjectionOptions{}.certificate_tolerance);
+  // Rows FIND-INDICES kept meet (NS2) to kVelocityTol; a dropped row (sin²θ ≤ τ_G to the rows kept)
+  // only to sinθ·‖c‖_{M⁻¹}·‖v⁺‖_M (no_slip_model.hpp), plus the same roundoff.
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(P.nv, P.nv);
+  for (const SystemBlock& b : P.systems) M.block(b.offset, b.offset, b.size, b.size) = *b.M;
+  const Eigen::MatrixXd M_inverse = M.inverse();
+  const double v_norm = std::sqrt(r.v_plus.dot(M * r.v_plus));
+  const double sin_theta = std::sqrt(NoSlipOptions{}.equality_dependence_tolerance);
+  const Eigen::MatrixXd S = Eigen::MatrixXd(P.S), T = Eigen::MatrixXd(P.T);
+  const NoSlipReport& report = r.report_as<NoSlipReport>();
+  Eigen::VectorXd tolerance(P.nc);
+  for (int i = 0; i < P.nc; ++i) {
+    const bool kept = report.indices.s_position[i] >= 0 && report.indices.t_position[i] >= 0;
+    const double c_norm = std::max(std::sqrt(S.row(i).dot(M_inverse * S.row(i).transpose())),
+                                   std::sqrt(T.row(i).dot(M_inverse * T.row(i).transpose())));
+    tolerance[i] = kVelocityTol + (kept ? 0.0 : sin_theta * c_norm * v_norm);
+  }
+  expect_no_slip_solution(P, r, &tolerance);
+}
+
+TEST(NoSlip, HyqLyingOnItsLegsIsSolvedByPivoting) {
+  // Step 715 of hyq: nv = 18, 8 contacts. Two no-slip rows of one foot at sin²θ = 1.8e-12 and 1.7e-10
+  // to the rows before them were kept with τ_G = 1e-12: cond(D) ~ 1e12, λ_G ~ 1e8, N v⁺ off by
+  // 0.15 m/s, a normal row judged dependent on G with every ρ ≤ 0 and marked infeasible; Lemke's
+  // fallback ended on a ray. With τ_G = 1e-10 (NoSlipOptions) pivoting meets the certificate.
+  expect_solved_dump("hyq_lying_no_slip_step715.icp");
+}
+
+TEST(NoSlip, AllegroHandOnItsBackMeetsItsLockedJointLimitAfterRefinement) {
+  // Step 1465 of allegro_right on its back: G keeps rows at sin²θ ~ 1e-8 (cond(D) ~ 1e8), so the plain
+  // solve of (D2) leaves a joint-limit row — a combination of the no-slip rows of its locked links —
+  // at w = −5e-10 m/s, twice τ_w: taken for infeasible, then a Lemke ray. The refinement (D5) brings
+  // it to roundoff.
+  expect_solved_dump("allegro_no_slip_step1465.icp");
+}
+
 TEST(NoSlip, EmptyProblemsPassTheFreeVelocityThrough) {
   ProblemBuilder b;
   b.add(test::free_box(1.0, kBoxSize, Eigen::Vector3d::Zero()));
@@ -315,7 +367,8 @@ TEST(NoSlip, EmptyProblemsPassTheFreeVelocityThrough) {
 TEST(NoSlip, OptionsParseAndRefuseUnknownKeysAndBadValues) {
   const NoSlipOptions o = NoSlipOptions::parse(
       {{"solver", "lemke"}, {"max_pivots", "50"}, {"zero_tolerance", "1e-12"}, {"warm_start", "false"},
-       {"dependence_tolerance", "1e-10"}, {"certificate_tolerance", "1e-8"}, {"stick_gap", "0.001"}});
+       {"dependence_tolerance", "1e-10"}, {"certificate_tolerance", "1e-8"}, {"stick_gap", "0.001"},
+       {"equality_dependence_tolerance", "1e-9"}});
   EXPECT_EQ(o.projection.solver, ProjectionSolver::Lemke);
   EXPECT_EQ(o.projection.pivoting.max_pivots, 50);
   EXPECT_EQ(o.projection.pivoting.zero_tolerance, 1e-12);
@@ -323,6 +376,9 @@ TEST(NoSlip, OptionsParseAndRefuseUnknownKeysAndBadValues) {
   EXPECT_EQ(o.projection.pivoting.dependence_tolerance, 1e-10);
   EXPECT_EQ(o.projection.certificate_tolerance, 1e-8);
   EXPECT_EQ(o.stick_gap, 0.001);
+  EXPECT_EQ(o.equality_dependence_tolerance, 1e-9);
+  EXPECT_THROW(NoSlipOptions::parse({{"equality_dependence_tolerance", "0"}}), OptionError);
+  EXPECT_THROW(NoSlipOptions::parse({{"equality_dependence_tolerance", "0.6"}}), OptionError);
   EXPECT_THROW(NoSlipOptions::parse({{"friction_edges", "4"}}), OptionError);
   EXPECT_THROW(NoSlipOptions::parse({{"solver", "dantzig"}}), OptionError);
   EXPECT_THROW(NoSlipOptions::parse({{"max_pivots", "-1"}}), OptionError);
