@@ -28,6 +28,11 @@ std::uint64_t tokens(const char* text) {
   return n;
 }
 
+std::string hex(unsigned char byte) {
+  const char* digits = "0123456789abcdef";
+  return {digits[byte >> 4], digits[byte & 15]};
+}
+
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
 }
@@ -58,6 +63,18 @@ class Checker {
                     std::to_string(array_values_) + " values of the file's arrays");
     } else {
       for (const char* a : {"count", "stride", "offset"}) attribute(e, a, file_values_);
+    }
+    if (name == "p" || name == "h" || name == "vcount" || name == "v") {  // lists of unsigned integers
+      for (const char* c = e.GetText() ? e.GetText() : ""; *c; ++c)
+        if (!(*c >= '0' && *c <= '9') && *c != ' ' && *c != '\t' && *c != '\n' && *c != '\r')
+          fail(e, "holds byte 0x" + hex(static_cast<unsigned char>(*c)) + " among its indices (unsigned integers)");
+    }
+    if (name == "instance_geometry" || name == "instance_node" || name == "instance_controller" ||
+        name == "instance_camera" || name == "instance_light" || name == "instance_visual_scene") {
+      const char* url = e.Attribute("url");
+      if (!url || url[0] != '#')
+        fail(e, std::string(url ? "url=\"" + std::string(url) + "\" is not" : "no url, not") +
+                    " a reference to an element of this file (\"#id\")");
     }
     for (const XMLElement* c = e.FirstChildElement(); c; c = c->NextSiblingElement()) check(*c);
   }

@@ -86,6 +86,33 @@ TEST(FuzzRegressions, AColladaFileWhoseIndicesFallShortOfItsTrianglesIsRefused) 
   }
 }
 
+TEST(FuzzRegressions, AColladaInstanceWithoutAUrlIsRefusedBeforeAssimpLeaksItsNodes) {
+  // tools/fuzz.sh dae (LeakSanitizer): a corpus mesh whose <instance_geometry url="#Cube-mesh"> a mutation
+  // had turned into off="#Cube-mesh"; assimp refused it but leaked the nodes it had built (3.6 kB).
+  const std::string input = bytes_of(kInputs / "dae" / "instance_without_url.dae");
+  try {
+    parse_mesh(input, ".dae", "instance_without_url.dae");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 100);
+    EXPECT_NE(e.message().find("<instance_geometry>: no url, not a reference to an element of this file"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(FuzzRegressions, AColladaIndexListWithALetterIsRefusedBeforeAssimpReadsIndicesWithoutEnd) {
+  // tools/fuzz.sh dae (out of memory, malloc of 3.5 GB): one byte 0xcb inserted in a corpus mesh's <p>;
+  // assimp's index reader stopped advancing on it and appended indices until memory ran out.
+  const std::string input = bytes_of(kInputs / "dae" / "letter_among_indices.dae");
+  try {
+    parse_mesh(input, ".dae", "letter_among_indices.dae");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 91);
+    EXPECT_NE(e.message().find("<p>: holds byte 0xcb among its indices"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuzzRegressions, AMeshClaimingABillionTrianglesIsRefused) {
   const std::string input = bytes_of(kInputs / "stl" / "billion_triangles.stl");
   try {
