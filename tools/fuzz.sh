@@ -5,7 +5,8 @@
 # its corpus from scenes/, models/ and ../shared/urdf-corpus (when present), and runs it. Inputs that
 # grow coverage are kept in build-fuzz/fuzz/corpus/TARGET. A failing input (crash, leak, timeout over
 # 10 s, more than 2 GB of memory, any exception but a refusal) is written to build-fuzz/fuzz/TARGET-*
-# and the script exits non-zero: add it to tests/fuzz/TARGET/ as a regression test.
+# and the script exits non-zero: add it to tests/fuzz/TARGET/ as a regression test. Leaks inside
+# assimp on inputs it refuses are suppressed (tools/fuzz/lsan.supp says why).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${IMPETUS_FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -56,5 +57,6 @@ fi
 corpus=$build/fuzz/corpus/$target
 mkdir -p "$corpus"
 cd "$build/fuzz"
+export LSAN_OPTIONS="suppressions=$root/tools/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 exec "./fuzz_$target" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -max_len=262144 \
   -artifact_prefix="$build/fuzz/$target-" -print_final_stats=1 "${extra[@]}" "$corpus" "$seeds"
