@@ -26,6 +26,24 @@ std::unique_ptr<ContactWorkspace> NoSlipModel::make_workspace() const {
 
 void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
   Workspace& ws = static_cast<Workspace&>(workspace);
+  const double tau_G = options_.equality_dependence_tolerance;
+  attempt(problem, tau_G, result, ws);
+  if (result.stats.status == SolveStatus::Solved || !(kNoSlipRetryDependence > tau_G)) return;
+  // (NS5) A near-dependent no-slip row kept at sin²θ just above τ_G can leave G so ill-conditioned
+  // that v⁺ is wrong although G v⁺ = 0 holds to roundoff (jaco with its fingers on the floor: G of
+  // rank nv = 10, a row at sin²θ = 2e-10, N v⁺ off by 0.02 m/s). Once more with the rank decided at
+  // kNoSlipRetryDependence; kept only when it meets the certificate on every row, dropped ones included.
+  ws.first_ = result;
+  attempt(problem, kNoSlipRetryDependence, result, ws);
+  if (result.stats.status == SolveStatus::Solved && result.stats.residual <= options_.projection.certificate_tolerance) {
+    result.stats.attempts += ws.first_.stats.attempts;
+    result.stats.iterations += ws.first_.stats.iterations;
+    return;
+  }
+  result = ws.first_;
+}
+
+void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const {
   // Reset field by field: report.indices keeps its buffers (no allocation once warm).
   NoSlipReport& report = result.report_slot<NoSlipReport>();
   report.projection = {};
@@ -42,7 +60,7 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, Co
     ws.sticks_.resize(nc);
     for (int i = 0; i < nc; ++i) ws.sticks_[i] = problem.phi[i] <= options_.stick_gap;
   }
-  find_indices(problem.S, problem.T, ws.sticks_, options_.equality_dependence_tolerance, ws.factor_,
+  find_indices(problem.S, problem.T, ws.sticks_, tau_G, ws.factor_,
                report.indices);
 
   // 2. The normal and joint-limit LCP.

@@ -321,7 +321,7 @@ void expect_solved_dump(const char* file) {
   for (const SystemBlock& b : P.systems) M.block(b.offset, b.offset, b.size, b.size) = *b.M;
   const Eigen::MatrixXd M_inverse = M.inverse();
   const double v_norm = std::sqrt(r.v_plus.dot(M * r.v_plus));
-  const double sin_theta = std::sqrt(NoSlipOptions{}.equality_dependence_tolerance);
+  const double sin_theta = std::sqrt(kNoSlipRetryDependence);   // the larger τ_G of the two attempts (NS5)
   const Eigen::MatrixXd S = Eigen::MatrixXd(P.S), T = Eigen::MatrixXd(P.T);
   const NoSlipReport& report = r.report_as<NoSlipReport>();
   Eigen::VectorXd tolerance(P.nc);
@@ -348,6 +348,20 @@ TEST(NoSlip, AllegroHandOnItsBackMeetsItsLockedJointLimitAfterRefinement) {
   // at w = −5e-10 m/s, twice τ_w: taken for infeasible, then a Lemke ray. The refinement (D5) brings
   // it to roundoff.
   expect_solved_dump("allegro_no_slip_step1465.icp");
+}
+
+TEST(NoSlip, JacoWithItsFingersOnTheFloorIsSolvedByTheRetry) {
+  // Step 1083 of jaco_j2s7s300 (fixed base): G of rank nv = 10 with a row kept at sin²θ = 2e-10, so
+  // v⁺ should be 0 but comes out with N v⁺ off by 0.02 m/s while G v⁺ = 0 to roundoff: a row taken for
+  // infeasible, Lemke as the fallback (431 such steps in 2 s). The retry at kNoSlipRetryDependence
+  // (NS5) meets the certificate.
+  expect_solved_dump("jaco_fingers_down_no_slip_step1083.icp");
+}
+
+TEST(NoSlip, AtlasStepThatBothSolversFailedIsSolvedByTheRetry) {
+  // Step 101 of atlas under no_slip (nv = 36, 28 contacts, 6 joint limits): pivoting cycled and
+  // Lemke missed its certificate (the corpus test's known failure); the retry (NS5) solves it.
+  expect_solved_dump("atlas_no_slip_step101.icp");
 }
 
 TEST(NoSlip, EmptyProblemsPassTheFreeVelocityThrough) {

@@ -61,12 +61,6 @@ TEST_P(CorpusRobot, StandsFallsAndRests) {
   options.out_dir = out.path();
   const RunReport report = run_simulation(world, options);
   const RunTotals& t = report.totals;
-  if (c.robot.name == "atlas" && c.model == "no_slip" && report.status == "unsolved")
-    GTEST_SKIP() << "KNOWN FAILURE, open (#11): " << t.solver_failures
-                 << " step(s) of atlas landing on 28 foot contacts (nv 36, every gap ≥ 0, so the no-slip LCP is "
-                    "feasible) where principal pivoting reports infeasible rows and Lemke ends on a ray; whether it "
-                    "happens depends on the CPU's rounding (dump: bench_corpus_robots --robot atlas --model no_slip "
-                    "--duration 0.25 --dump-problems DIR)";
   double mass = 0;
   for (const Link& link : world.model.multibody.links)
     if (world.model.multibody.trees[link.tree].nv > 0) mass += link.inertia.mass;
