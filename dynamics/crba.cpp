@@ -16,13 +16,13 @@ void crba(const MultibodyModel& model, MultibodyData& data) {
       if (nv == 0) continue;
       // F = Iᶜᵢ Sᵢ;  M_ij = Sⱼᵀ F for j on the path from i to the root (RBDA Table 6.2).
       const int ki = link.joint.v_index - tree.v_offset;
-      const Eigen::Matrix<double, 6, Eigen::Dynamic> F = data.Ic[i] * data.S.middleCols(link.joint.v_index, nv);
-      M.block(ki, ki, nv, nv) = data.S.middleCols(link.joint.v_index, nv).transpose() * F;
+      const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> F = data.Ic[i] * data.S.middleCols(link.joint.v_index, nv);
+      M.block(ki, ki, nv, nv).noalias() = data.S.middleCols(link.joint.v_index, nv).transpose() * F;
       for (int j = link.parent; j >= 0; j = model.links[j].parent) {
         const int nvj = joint_nv(model.links[j].joint.type);
         if (nvj == 0) continue;
         const int kj = model.links[j].joint.v_index - tree.v_offset;
-        M.block(kj, ki, nvj, nv) = data.S.middleCols(model.links[j].joint.v_index, nvj).transpose() * F;
+        M.block(kj, ki, nvj, nv).noalias() = data.S.middleCols(model.links[j].joint.v_index, nvj).transpose() * F;
         M.block(ki, kj, nv, nvj) = M.block(kj, ki, nvj, nv).transpose();
       }
     }

@@ -20,7 +20,7 @@ const Eigen::VectorXd& rnea(const MultibodyModel& model, MultibodyData& data, co
   for (int i = n - 1; i >= 0; --i) {
     const Link& link = model.links[i];
     const int k = link.joint.v_index, nv = joint_nv(link.joint.type);
-    data.tau.segment(k, nv) = data.S.middleCols(k, nv).transpose() * data.f[i];
+    data.tau.segment(k, nv).noalias() = data.S.middleCols(k, nv).transpose() * data.f[i];
     if (link.parent >= 0) data.f[link.parent] += data.f[i];
   }
   return data.tau;

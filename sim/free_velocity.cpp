@@ -49,9 +49,10 @@ void compute_free_velocity(const WorldModel& model, double dt, const State& stat
     const auto v = state.v.segment(tree.v_offset, tree.nv);
     if (!tree.has_mimic()) {
       data.M_llt[t].compute(M_eff);
+      auto Mv = data.Mv.segment(tree.v_offset, tree.nv);
+      Mv.noalias() = data.multibody.M[t] * v;   // (no temporary: the product's bits as inside the sum)
       data.v_star.segment(tree.v_offset, tree.nv) =
-          data.M_llt[t].solve(data.multibody.M[t] * v +
-                              dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
+          data.M_llt[t].solve(Mv + dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
       if (is_free_body(mb, tree)) rotate_free_body_implicitly(tree, data.multibody.M[t], dt, state, data);
       continue;
     }

@@ -127,6 +127,7 @@ struct StepData {
     Eigen::MatrixXd M_full;               // (nv_t×nv_t) M + dt·D before the elimination
     Eigen::VectorXd rhs, rhs_u;           // (nv_t) M v + dt(τ − h); (nu_t) its Gᵀ·, then u*
   } mimic;
+  Eigen::VectorXd Mv;                     // (nv) scratch: M v of each tree without mimic joints
   Eigen::VectorXd v_star;                 // (nv) v* = (M + dt·D)⁻¹(M v + dt(τ − h))
   JointFrictionScratch joint_friction;
 
@@ -145,6 +146,7 @@ struct StepData {
                                           // body–plane pair replaces, in ContactSet order, with their impulses,
                                           // then each island's ContactResult::contacts
   std::vector<char> replaced;             // (contacts) scratch: the row is stood for by a body–plane pair
+  std::vector<ContactKey> warm_keys;      // (contacts) scratch: this step's keys, sorted, for the warm-start memory
 
   // --- 6. integration ---
   Eigen::VectorXd q_plus;                 // (nq)

@@ -1,6 +1,8 @@
 #include "sim/stepper.hpp"
 
+#include <algorithm>
 #include <cassert>
+#include <tuple>
 #include <chrono>
 
 #include "contact/factory.hpp"
@@ -47,7 +49,8 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       data_(model),
       control_(model, dt) {
   if (needs_.hull_plane_pairs) hull_plane_.emplace(model_);
-  for (int t = 0; t < pool_.threads(); ++t) contact_workspaces_.push_back(contact_model_->make_workspace());
+  contact_threads_.resize(pool_.threads());
+  for (ContactThread& thread : contact_threads_) thread.workspace = contact_model_->make_workspace();
 }
 
 void Stepper::step(State& state) {
@@ -107,7 +110,7 @@ void Stepper::solve_contacts() {
   data_.island_energy_change.resize(data_.islands.size());
   // Islands share no tree and no contact: each writes only its own slots, so the bits are those of a
   // sequential loop whatever the thread count.
-  auto solve = [this](int k, int thread) { solve_island(k, *contact_workspaces_[thread]); };
+  auto solve = [this](int k, int thread) { solve_island(k, contact_threads_[thread]); };
   pool_.run(static_cast<int>(data_.islands.size()), solve);
 
   // Statistics in island order (the energy's sum in a fixed order).
@@ -126,12 +129,12 @@ void Stepper::solve_contacts() {
   report_contacts();
 }
 
-void Stepper::solve_island(int k, ContactWorkspace& workspace) {
+void Stepper::solve_island(int k, ContactThread& thread) {
   const MultibodyModel& mb = model_.multibody;
   const Island& island = data_.islands[k];
   const ContactProblem& problem = data_.problems[k];
   ContactResult& result = data_.results[k];
-  contact_model_->solve(problem, result, workspace);
+  contact_model_->solve(problem, result, *thread.workspace);
 
   double kinetic_change = 0;
   for (std::size_t i = 0; i < island.trees.size(); ++i) {
@@ -143,7 +146,12 @@ void Stepper::solve_island(int k, ContactWorkspace& workspace) {
     else v_plus = result.v_plus.segment(block.offset, block.size);
     const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
     const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
-    kinetic_change += 0.5 * (v_plus.dot(M * v_plus) - v_star.dot(M * v_star));
+    Eigen::VectorXd& Mv = thread.Mv;
+    Mv.resize(tree.nv);
+    Mv.noalias() = M * v_plus;
+    const double twice_kinetic_plus = v_plus.dot(Mv);
+    Mv.noalias() = M * v_star;
+    kinetic_change += 0.5 * (twice_kinetic_plus - v_star.dot(Mv));
   }
   data_.island_energy_change[k] = kinetic_change;
   for (int r = 0; r < problem.nc; ++r)
@@ -151,14 +159,35 @@ void Stepper::solve_island(int k, ContactWorkspace& workspace) {
 }
 
 void Stepper::remember_warm_starts() {
-  warm_start_.impulses.clear();
+  // Updated in place, not cleared and refilled: a contact (or pair) that persists keeps its node, so a settled
+  // scene allocates nothing here. What the memory holds is the same either way.
+  const auto before = [](const ContactKey& a, const ContactKey& b) {
+    return std::tie(a.geom_a, a.geom_b, a.feature) < std::tie(b.geom_a, b.geom_b, b.feature);
+  };
+  std::vector<ContactKey>& keys = data_.warm_keys;
+  keys.clear();
+  for (const ContactProblem& problem : data_.problems) keys.insert(keys.end(), problem.keys.begin(), problem.keys.begin() + problem.nc);
+  std::sort(keys.begin(), keys.end(), before);
+  std::erase_if(warm_start_.impulses,
+                [&](const auto& entry) { return !std::binary_search(keys.begin(), keys.end(), entry.first, before); });
   for (std::size_t k = 0; k < data_.islands.size(); ++k)
     for (int r = 0; r < data_.problems[k].nc; ++r)
       warm_start_.impulses[data_.problems[k].keys[r]] = data_.impulse[data_.islands[k].contacts[r]];
-  warm_start_.body_plane.clear();
+
+  std::erase_if(warm_start_.body_plane, [&](const auto& entry) {
+    for (const ContactResult& result : data_.results)
+      for (const BodyPlaneSolution& s : result.body_plane)
+        if (s.body == entry.first) return false;
+    return true;
+  });
   for (const ContactResult& result : data_.results)
-    for (const BodyPlaneSolution& s : result.body_plane)
-      warm_start_.body_plane[s.body] = {s.a1_W, s.l, Eigen::Vector4d(s.p_n, s.p_t, s.p_o, s.p_r), s.sigma};
+    for (const BodyPlaneSolution& s : result.body_plane) {
+      BodyPlaneWarmStart& w = warm_start_.body_plane[s.body];
+      w.a1_W = s.a1_W;
+      w.l = s.l;   // same size as last step's: no reallocation
+      w.p = Eigen::Vector4d(s.p_n, s.p_t, s.p_o, s.p_r);
+      w.sigma = s.sigma;
+    }
 }
 
 void Stepper::report_contacts() {
@@ -213,6 +242,7 @@ StepData::StepData(const WorldModel& model)
     : multibody(model.multibody),
       h(Eigen::VectorXd::Zero(model.multibody.nv)),
       tau(Eigen::VectorXd::Zero(model.multibody.nv)),
+      Mv(Eigen::VectorXd::Zero(model.multibody.nv)),
       v_star(Eigen::VectorXd::Zero(model.multibody.nv)),
       v_plus(Eigen::VectorXd::Zero(model.multibody.nv)),
       q_plus(Eigen::VectorXd::Zero(model.multibody.nq)) {

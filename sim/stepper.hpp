@@ -57,7 +57,11 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
-  void solve_island(int k, ContactWorkspace& workspace);
+  struct ContactThread {
+    std::unique_ptr<ContactWorkspace> workspace;   // the model's make_workspace()
+    Eigen::VectorXd Mv;                            // (nv of a tree) scratch: M v⁺, M v*
+  };
+  void solve_island(int k, ContactThread& thread);
   void remember_warm_starts();
   void report_contacts();
   void integrate_state(State& state);
@@ -68,7 +72,7 @@ class Stepper {
   ProblemNeeds needs_;                     // what the model needs from stages 2 and 4 (its factory entry)
   std::unique_ptr<const ContactModel> contact_model_;
   WorkerPool pool_;                        // stage 5's threads
-  std::vector<std::unique_ptr<ContactWorkspace>> contact_workspaces_;   // stage 5's buffers, one per thread
+  std::vector<ContactThread> contact_threads_;   // stage 5's buffers, one per thread
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3

@@ -1,40 +1,13 @@
 // No allocation once warm (STYLE.md, "no allocation in hot loops"): Lemke, the Delassus operator and
 // the Stewart–Trinkle model, called again with its workspace on a problem of the same size, must not touch
 // the heap.
-//
-// Counting is done by interposing malloc/realloc in this test program (glibc: the program's
-// definitions win over libc's, which stay reachable as __libc_*). Eigen, std::vector and operator
-// new all allocate through them. Counting is off except inside the measured region.
+// (Counting: tests/allocation_counting.hpp.)
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstddef>
-
+#include "../allocation_counting.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "problem_builder.hpp"
-
-extern "C" void* __libc_malloc(std::size_t);
-extern "C" void* __libc_realloc(void*, std::size_t);
-extern "C" void* __libc_calloc(std::size_t, std::size_t);
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-}  // namespace
-
-extern "C" void* malloc(std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_malloc(size);
-}
-extern "C" void* realloc(void* p, std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_realloc(p, size);
-}
-extern "C" void* calloc(std::size_t n, std::size_t size) {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
-  return __libc_calloc(n, size);
-}
 
 namespace impetus {
 namespace {
@@ -42,15 +15,7 @@ namespace {
 using test::box_inertia;
 using test::box_row;
 
-/// Heap allocations made by f().
-template <class F>
-long allocations_in(F&& f) {
-  g_allocations = 0;
-  g_counting = true;
-  f();
-  g_counting = false;
-  return g_allocations.load();
-}
+using test::allocations_in;
 
 TEST(NoAllocation, CountingSeesEigenAllocations) {
   // The interposition works: a fresh dynamic matrix allocates.
