@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 
+#include "contact/problem.hpp"
 #include "contact/solvers/inertia_operator.hpp"
 
 namespace impetus {
@@ -20,13 +21,23 @@ struct UnilateralRows {
     const int nc = num_contacts();
     return u < nc ? RowRef{N, u} : RowRef{L, u - nc};
   }
-  /// Fills b from the problem's gaps: b = [φ; φ_L] / dt.
-  void set_offsets(const ContactProblem& problem) {
+  /// The problem's rows U = [N; L] and b = [φ; φ_L] / dt.
+  void set(const ContactProblem& problem) {
+    N = &problem.N;
+    L = &problem.L;
     const int nc = problem.nc, nl = problem.nl;
     b.resize(nc + nl);
     b.head(nc) = problem.phi / problem.dt;
     b.tail(nl) = problem.phi_L / problem.dt;
   }
 };
+
+/// The projection's warm start z₀ = [p_N; p_L] (nc + nl) from the problem's guesses, 0 where it has none.
+inline void unilateral_guess(const ContactProblem& problem, Eigen::VectorXd& z0) {
+  const int nc = problem.nc, nl = problem.nl;
+  z0.setZero(nc + nl);
+  if (problem.p_N_guess.size() == nc) z0.head(nc) = problem.p_N_guess;
+  if (problem.p_L_guess.size() == nl) z0.tail(nl) = problem.p_L_guess;
+}
 
 }  // namespace impetus

@@ -169,12 +169,8 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
   ws.W_->solve_in_place(ws.v_f_);
   ws.factor_.reset(*ws.W_, ws.v_f_);
 
-  ws.U_.N = &problem.N;
-  ws.U_.L = &problem.L;
-  ws.U_.set_offsets(problem);
-  ws.guess_.setZero(nc + nl);
-  if (problem.p_N_guess.size() == nc) ws.guess_.head(nc) = problem.p_N_guess;
-  if (problem.p_L_guess.size() == nl) ws.guess_.tail(nl) = problem.p_L_guess;
+  ws.U_.set(problem);
+  unilateral_guess(problem, ws.guess_);
   ws.projection_.solve(*ws.W_, ws.factor_, ws.U_, ws.v_f_, &ws.guess_, options_.projection, ws.z_, result.v_plus, ws.lambda_G_,
                     result.stats);
   report.projection = ws.projection_.report();

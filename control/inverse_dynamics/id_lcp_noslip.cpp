@@ -36,9 +36,7 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, c
   // 2. FIND-INDICES on every contact's S, T rows (as the forward no_slip model with stick_gap = inf).
   find_indices(cp.S, cp.T, {}, tol, factor_, indices_);
   // 3. The normal (and joint-limit) LCP, warm-started.
-  U_.N = &cp.N;
-  U_.L = &cp.L;
-  U_.set_offsets(cp);
+  U_.set(cp);
   guess_.setZero(nc + nl);
   if (options_.projection.warm_start) {
     Eigen::VectorXd g;

@@ -336,8 +336,7 @@ TEST(PrincipalPivoting, DependentRowsWithInconsistentGapsAreExchanged) {
   DelassusFactor f;
   f.reset(W, P.v_star);
   UnilateralRows U;
-  U.N = &P.N;
-  U.set_offsets(P);
+  U.set(P);
   Eigen::VectorXd guess(2);
   guess << 1, 0;   // warm start on the shallow contact: the wrong one
   PrincipalPivoting ppm;
@@ -368,8 +367,7 @@ TEST(PrincipalPivoting, AnInfeasibleProblemFailsWithAFiniteVelocityAndAMessage) 
   DelassusFactor f;
   f.reset(W, P.v_star);
   UnilateralRows U;
-  U.N = &P.N;
-  U.set_offsets(P);
+  U.set(P);
   UnilateralProjection projection;
   Eigen::VectorXd z, v, lambda_G;
   SolverStatistics stats;
