@@ -81,6 +81,13 @@ struct ContactKey {
   bool operator==(const ContactKey&) const = default;
 };
 
+struct ContactKeyHash {
+  std::size_t operator()(const ContactKey& k) const {
+    return (static_cast<std::size_t>(k.geom_a + 1) * 73856093u) ^ (static_cast<std::size_t>(k.geom_b + 1) * 19349663u) ^
+           (static_cast<std::size_t>(k.feature) * 83492791u);
+  }
+};
+
 /// The rows of a row-sparse matrix that touch each system block, in CSR form:
 /// rows[start[b] … start[b+1]) are the rows with a stored entry in the columns of block b.
 struct RowsByBlock {

@@ -117,6 +117,17 @@ Controller::Controller(ControllerSettings settings, DesiredTrajectory trajectory
   integral_.setZero(trajectory_.size());
 }
 
+ControllerMemory Controller::memory() const {
+  ControllerMemory memory{integral_, {}};
+  if (solver_ && solver_->memory()) memory.prediction = *solver_->memory();
+  return memory;
+}
+
+void Controller::restore(const ControllerMemory& memory) {
+  integral_ = memory.integral;
+  if (solver_) solver_->restore_memory(memory.prediction);
+}
+
 void Controller::compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                          InverseDynamicsProblem* problem, ControlCall& call) {
   const auto start = std::chrono::steady_clock::now();

@@ -53,6 +53,13 @@ struct ControlCall {
   double seconds = 0;                       // wall time of the call
 };
 
+/// What a controller carries from one call to the next; with the control stage's own memory it is part of
+/// a restart point (sim/restart_point.hpp).
+struct ControllerMemory {
+  Eigen::VectorXd integral;                 // (na) ∫e (rad·s)
+  PredictionMemory prediction;              // the ID solver's last p_N by contact (§4.6); empty if it keeps none
+};
+
 class Controller {
  public:
   Controller(ControllerSettings settings, DesiredTrajectory trajectory);
@@ -67,6 +74,8 @@ class Controller {
                InverseDynamicsProblem* problem, ControlCall& call);
   /// The ID solver (null for pid), for tests.
   InverseDynamicsSolver* solver() { return solver_.get(); }
+  ControllerMemory memory() const;
+  void restore(const ControllerMemory& memory);
 
  private:
   ControllerSettings settings_;

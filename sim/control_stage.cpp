@@ -2,6 +2,8 @@
 #include "sim/control_stage.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "dynamics/kinematics.hpp"
 #include "sim/assembly.hpp"
@@ -59,6 +61,37 @@ void ControlStage::build_problem(const Slot& slot, const ImpulseMemory& sensed, 
         problem.sensed[cp->nc + r] = (*it).second[1];
         problem.sensed[2 * cp->nc + r] = (*it).second[2];
       }
+  }
+}
+
+ControlMemory ControlStage::memory() const {
+  ControlMemory memory{step_, applied_before_, {}};
+  for (const Slot& slot : slots_) memory.slots.push_back({slot.held, slot.has_tau, slot.pending, slot.controller.memory()});
+  return memory;
+}
+
+void ControlStage::restore(const ControlMemory& memory) {
+  if (memory.slots.size() != slots_.size())
+    throw std::invalid_argument("the control memory has " + std::to_string(memory.slots.size()) +
+                                " controllers, the scene " + std::to_string(slots_.size()));
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    const long na = static_cast<long>(slots_[s].v_index.size());
+    const ControlMemory::Slot& m = memory.slots[s];
+    bool sizes = m.held.size() == na && m.controller.integral.size() == na;
+    for (const auto& [step, tau] : m.pending) sizes = sizes && tau.size() == na;
+    if (!sizes)
+      throw std::invalid_argument("controller " + std::to_string(s) + " of the control memory does not drive " +
+                                  std::to_string(na) + " joints");
+  }
+  step_ = memory.step;
+  applied_before_ = memory.applied_before;
+  for (std::size_t s = 0; s < slots_.size(); ++s) {
+    Slot& slot = slots_[s];
+    const ControlMemory::Slot& m = memory.slots[s];
+    slot.held = m.held;
+    slot.has_tau = m.has_tau;
+    slot.pending = m.pending;
+    slot.controller.restore(m.controller);
   }
 }
 

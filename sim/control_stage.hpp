@@ -27,6 +27,19 @@
 
 namespace impetus {
 
+/// What the control stage carries from one step to the next; part of a restart point (sim/restart_point.hpp).
+struct ControlMemory {
+  struct Slot {                                   // one per <controller>
+    Eigen::VectorXd held;                         // (na) τ applied (N·m or N)
+    bool has_tau = false;                         // a τ has been computed (before: none to hold)
+    std::deque<std::pair<long, Eigen::VectorXd>> pending;   // (apply at step, τ) of lagged calls
+    ControllerMemory controller;
+  };
+  long step = 0;                                  // steps run: calls fall on multiples of `rate`
+  ImpulseMemory applied_before;                   // the impulses of two steps back (sensed_lag 2)
+  std::vector<Slot> slots;
+};
+
 class ControlStage {
  public:
   ControlStage(const WorldModel& model, double dt);
@@ -35,6 +48,11 @@ class ControlStage {
   /// Stage 3 at the start of a step: `contacts` are this step's (stage 2), `applied` the impulses the
   /// simulator applied in the previous step. Writes data.tau_control (nv) and data.control.
   void run(const State& state, const ContactSet& contacts, const ImpulseMemory& applied, StepData& data);
+
+  ControlMemory memory() const;
+  /// Continues from `memory` (one of this scene's): throws std::invalid_argument when its controllers are
+  /// not this stage's.
+  void restore(const ControlMemory& memory);
 
  private:
   struct Slot {

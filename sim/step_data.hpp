@@ -25,12 +25,6 @@ struct StageTimes {
   StageTimes& operator+=(const StageTimes& o);
 };
 
-struct ContactKeyHash {
-  std::size_t operator()(const ContactKey& k) const {
-    return (static_cast<std::size_t>(k.geom_a + 1) * 73856093u) ^ (static_cast<std::size_t>(k.geom_b + 1) * 19349663u) ^
-           (static_cast<std::size_t>(k.feature) * 83492791u);
-  }
-};
 /// Impulses (p_N, p_S, p_T) of the last step by contact identity: the warm start of the next.
 using ImpulseMemory = std::unordered_map<ContactKey, Eigen::Vector3d, ContactKeyHash>;
 
@@ -44,8 +38,7 @@ struct BodyPlaneWarmStart {
 };
 
 /// Everything the contact stage carries from one step to the next, by contact identity, for every model:
-/// point contacts by ContactKey, body–plane pairs by body. Owned by the stepper; with the State it is all a
-/// step depends on (but a controller's sensed_lag memory), so the two make a restart point.
+/// point contacts by ContactKey, body–plane pairs by body. Owned by the stepper (StepperMemory).
 struct WarmStartMemory {
   ImpulseMemory impulses;                                     // (p_N, p_S, p_T) of the point contacts
   std::unordered_map<int, BodyPlaneWarmStart> body_plane;     // by BodyPlanePair::body (link index)

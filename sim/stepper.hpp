@@ -30,6 +30,12 @@
 
 namespace impetus {
 
+/// Everything a step depends on beyond the State and the world.
+struct StepperMemory {
+  WarmStartMemory warm_start;              // stage 5's, for every model
+  ControlMemory control;                   // stage 3's
+};
+
 class Stepper {
  public:
   /// `model` must outlive the stepper. contact_model: a name of contact/factory.hpp. threads: how many
@@ -44,10 +50,14 @@ class Stepper {
   const EcpAssembly* hull_plane_assembly() const { return hull_plane_ ? &*hull_plane_ : nullptr; }
   double dt() const { return dt_; }
   const std::string& contact_model_name() const { return contact_model_name_; }
-  /// The warm starts the last step leaves to the next, by contact identity (sim/step_data.hpp). With the
-  /// State it makes a restart point, under every contact model.
-  const WarmStartMemory& warm_start_memory() const { return warm_start_; }
-  void restore_warm_start_memory(WarmStartMemory memory) { warm_start_ = std::move(memory); }
+  /// What the last step leaves to the next: the contact stage's warm starts by contact identity and the
+  /// control stage's memory. With the State it makes a restart point (sim/restart_point.hpp).
+  StepperMemory memory() const { return {warm_start_, control_.memory()}; }
+  /// Continues from `memory`; throws std::invalid_argument when its controllers are not the scene's.
+  void restore(const StepperMemory& memory) {
+    control_.restore(memory.control);
+    warm_start_ = memory.warm_start;
+  }
 
  private:
   void compute_kinematics(const State& state);

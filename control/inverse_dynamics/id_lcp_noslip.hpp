@@ -54,6 +54,8 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   explicit IdLcpNoSlip(IdLcpNoSlipOptions options = {}) : options_(options) {}
   std::string_view name() const override { return "id_lcp_noslip"; }
   void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) override;
+  const PredictionMemory* memory() const override { return &memory_; }
+  void restore_memory(const PredictionMemory& memory) override { memory_ = memory; }
 
  private:
   bool solve_projection(const ContactProblem& cp, bool with_p_rows, const InverseDynamicsProblem& problem,

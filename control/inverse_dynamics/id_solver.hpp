@@ -8,6 +8,7 @@
 #include "contact/result.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/id_problem.hpp"
+#include "control/inverse_dynamics/impulse_memory.hpp"
 
 namespace impetus {
 
@@ -26,6 +27,10 @@ class InverseDynamicsSolver {
   /// Solves one call. Never throws; a failed solve says so in solution.stats (status Failed), and
   /// its τ is then not to be applied.
   virtual void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) = 0;
+  /// What the solver carries from one call to the next (the warm start of seed 004 §4.6), for restart
+  /// points (sim/restart_point.hpp); null for a solver that carries nothing.
+  virtual const PredictionMemory* memory() const { return nullptr; }
+  virtual void restore_memory(const PredictionMemory&) {}
 };
 
 /// Splits p = [p_N; p_S; p_T] (3nc) into the solution's vectors.

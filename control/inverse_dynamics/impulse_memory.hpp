@@ -9,28 +9,20 @@
 
 namespace impetus {
 
-struct ContactKeyHasher {
-  std::size_t operator()(const ContactKey& k) const {
-    return (static_cast<std::size_t>(k.geom_a + 1) * 73856093u) ^ (static_cast<std::size_t>(k.geom_b + 1) * 19349663u) ^
-           (static_cast<std::size_t>(k.feature) * 83492791u);
-  }
-};
+struct PredictionMemory {
+  std::unordered_map<ContactKey, double, ContactKeyHash> p_N;   // N·s, by contact
 
-class PredictionMemory {
- public:
   /// guess (nc): the remembered p_N of each contact of `cp`, 0 where new.
-  void guess(const ContactProblem& cp, Eigen::VectorXd& p_N) const {
-    p_N.setZero(cp.nc);
+  void guess(const ContactProblem& cp, Eigen::VectorXd& guess) const {
+    guess.setZero(cp.nc);
     for (int i = 0; i < cp.nc && i < static_cast<int>(cp.keys.size()); ++i)
-      if (auto it = p_N_.find(cp.keys[i]); it != p_N_.end()) p_N[i] = it->second;
+      if (auto it = p_N.find(cp.keys[i]); it != p_N.end()) guess[i] = it->second;
   }
-  void remember(const ContactProblem& cp, const Eigen::VectorXd& p_N) {
-    p_N_.clear();
-    for (int i = 0; i < cp.nc && i < static_cast<int>(cp.keys.size()); ++i) p_N_[cp.keys[i]] = p_N[i];
+  /// Keeps `p` (nc), the impulses of this call, in place of the last.
+  void remember(const ContactProblem& cp, const Eigen::VectorXd& p) {
+    p_N.clear();
+    for (int i = 0; i < cp.nc && i < static_cast<int>(cp.keys.size()); ++i) p_N[cp.keys[i]] = p[i];
   }
-
- private:
-  std::unordered_map<ContactKey, double, ContactKeyHasher> p_N_;
 };
 
 }  // namespace impetus

@@ -1,16 +1,32 @@
-// Restart points: the State with the stepper's warm-start memory (Stepper::warm_start_memory, sim/step_data.hpp)
-// is all a step depends on, so a run resumed mid-way from one continues bit for bit as the uninterrupted run,
-// under every contact model — the ECP's body–plane warm starts included.
+// Restart points (sim/restart_point.hpp): the State with the stepper's memory (Stepper::memory) is all a step
+// depends on, so a run resumed mid-way from one — written to a file and read back — continues bit for bit
+// as the uninterrupted run, under every contact model (the ECP's body–plane warm starts included) and with
+// controllers (held and lagged τ, ∫e, the impulses id_sensed reads two steps late, the ID warm start).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <fstream>
+
+#include "base/load_error.hpp"
 #include "contact/factory.hpp"
 #include "scene_fixture.hpp"
+#include "sim/restart_point.hpp"
+#include "temp_dir.hpp"
 
 namespace impetus {
 namespace {
 
 bool same_bits(const State& a, const State& b) {
   return a.t == b.t && a.q.size() == b.q.size() && a.v.size() == b.v.size() && a.q == b.q && a.v == b.v;
+}
+
+/// `before` steps, a restart point through a file, `after` steps more; returns the point taken.
+RestartPoint step_through_file(const WorldModel& model, Stepper& stepper, State& state, int before, int after,
+                               const std::string& file) {
+  for (int i = 0; i < before; ++i) stepper.step(state);
+  write_restart_point(file, {state, stepper.memory()});
+  for (int i = 0; i < after; ++i) stepper.step(state);
+  return read_restart_point(file, model);
 }
 
 TEST(Restart, AResumedRunIsBitIdenticalToTheUninterruptedOneUnderEveryModel) {
@@ -20,6 +36,7 @@ TEST(Restart, AResumedRunIsBitIdenticalToTheUninterruptedOneUnderEveryModel) {
     std::string scene;
     int before, after;   // steps before and after the restart point
   };
+  const test::TempDir dir("restart");
   for (const ContactModelInfo& m : contact_models()) {
     // The spheres land after 0.35 s (dt = 1 ms); the ECP scenes step at 10 ms.
     const std::vector<Case> cases = m.needs.hull_plane_pairs
@@ -27,19 +44,99 @@ TEST(Restart, AResumedRunIsBitIdenticalToTheUninterruptedOneUnderEveryModel) {
                                         : std::vector<Case>{{"box_slide.xml", 150, 150}, {"spheres_drop.xml", 450, 100}};
     for (const auto& [scene, before, after] : cases) {
       test::SceneRun whole(scene, m.name);
-      for (int i = 0; i < before; ++i) whole.step();
-      const State restart = whole.state;
-      const WarmStartMemory memory = whole.stepper.warm_start_memory();
-      for (int i = 0; i < after; ++i) whole.step();
+      const RestartPoint point = step_through_file(whole.world.model, whole.stepper, whole.state, before, after,
+                                                   dir.path() + "/" + m.name + "_" + scene + ".restart");
 
       test::SceneRun resumed(scene, m.name);
-      resumed.state = restart;
-      resumed.stepper.restore_warm_start_memory(memory);
+      resumed.state = point.state;
+      resumed.stepper.restore(point.memory);
       for (int i = 0; i < after; ++i) resumed.step();
       EXPECT_TRUE(same_bits(resumed.state, whole.state)) << scene << " under " << m.name;
+      const WarmStartMemory& memory = point.memory.warm_start;
       if (m.needs.hull_plane_pairs) EXPECT_FALSE(memory.body_plane.empty()) << scene << ": no pair to warm-start";
       else EXPECT_FALSE(memory.impulses.empty()) << scene << ": no contact to warm-start";
     }
+  }
+}
+
+// The quadruped of models/quadruped standing on its four feet (hips 0.8 rad, knees 1.2 rad: the feet just
+// touch), its body height 0.005 + 0.077 sin 0.8 + 0.1 sin 2.0 + 0.01 m, held by one controller.
+std::string standing_quadruped(const std::string& model, const std::string& controller) {
+  const double height = 0.005 + 0.077 * std::sin(0.8) + 0.1 * std::sin(2.0) + 0.01;
+  std::string joints;
+  for (const std::string leg : {"LF", "RF", "LH", "RH"})
+    joints += "<joint name=\"" + leg + "_Y_2\" position=\"0.8\"/><joint name=\"" + leg + "_Y_3\" position=\"1.2\"/>";
+  return R"(<scene name="quad"><physics dt="0.001" contact_model=")" + model + R"(" mu="1"/><ground/>
+  <model name="quad" urdf=")" + std::string(IMPETUS_SOURCE_DIR) + R"(/models/quadruped/quadruped.urdf" base="floating">
+  <origin xyz="0 0 )" + std::to_string(height) + R"("/>)" + joints + controller + R"(</model></scene>)";
+}
+
+TEST(Restart, AResumedRunWithControllersIsBitIdenticalAndNeedsTheControlMemory) {
+  // id_sensed reads the impulses of two steps back (sensed_lag 2), calls every second step (rate 2) and
+  // applies τ one step late (lag 1), with ∫e (ki); id_lcp_noslip warm-starts its pivoting from its last
+  // prediction. The restart falls between two calls (an odd step), with a lagged τ pending.
+  struct Case {
+    std::string model, controller;
+  };
+  const Case cases[] = {
+      {"stewart_trinkle", R"(<controller type="id_sensed" sensed_lag="2" rate="2" lag="1" kp="100" kd="20" ki="50"/>)"},
+      {"no_slip", R"(<controller type="id_lcp_noslip" lag="1" kp="100" kd="20" ki="50"/>)"},
+      {"stewart_trinkle", R"(<controller type="pid" rate="3" lag="2" kp="2" kd="0.1" ki="5"/>)"},
+  };
+  constexpr int kBefore = 151, kAfter = 100;   // the feet carry the body from the first steps on
+  const test::TempDir dir("restart_control");
+  for (const Case& c : cases) {
+    const World world = load_scene_string(standing_quadruped(c.model, c.controller), dir.path() + "/quad.xml");
+    Stepper whole(world.model, c.model, world.model.physics.dt);
+    State state = world.initial;
+    const RestartPoint point = step_through_file(world.model, whole, state, kBefore, kAfter, dir.path() + "/quad.restart");
+    const ControlMemory& control = point.memory.control;
+    ASSERT_EQ(control.slots.size(), 1u);
+    EXPECT_EQ(control.step, kBefore);
+    EXPECT_FALSE(control.slots[0].pending.empty()) << c.controller << ": no lagged τ pending at the restart";
+    EXPECT_NE(control.slots[0].controller.integral.norm(), 0.0) << c.controller;
+    if (c.controller.find("id_sensed") != std::string::npos) EXPECT_FALSE(control.applied_before.empty());
+    if (c.controller.find("id_lcp_noslip") != std::string::npos)
+      EXPECT_FALSE(control.slots[0].controller.prediction.p_N.empty());
+
+    Stepper resumed(world.model, c.model, world.model.physics.dt);
+    State resumed_state = point.state;
+    resumed.restore(point.memory);
+    for (int i = 0; i < kAfter; ++i) resumed.step(resumed_state);
+    EXPECT_TRUE(same_bits(resumed_state, state)) << c.controller;
+
+    // Without the control stage's memory the resumed run is another run: the memory is needed.
+    Stepper forgetful(world.model, c.model, world.model.physics.dt);
+    State forgetful_state = point.state;
+    forgetful.restore({point.memory.warm_start, forgetful.memory().control});
+    for (int i = 0; i < kAfter; ++i) forgetful.step(forgetful_state);
+    EXPECT_FALSE(same_bits(forgetful_state, state)) << c.controller;
+  }
+}
+
+TEST(Restart, AFileOfAnotherSceneOrCutShortIsRefusedWithItsLine) {
+  const test::TempDir dir("restart_refusal");
+  test::SceneRun box("box_slide.xml");
+  box.step();
+  const std::string file = dir.path() + "/box.restart";
+  write_restart_point(file, {box.state, box.stepper.memory()});
+  const test::SceneRun spheres("spheres_drop.xml");
+  try {
+    read_restart_point(file, spheres.world.model);
+    ADD_FAILURE() << "a restart point of another scene was read";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 3) << e.what();   // q, whose size is the scene's
+  }
+  std::ifstream in(file);
+  std::string first, second;
+  std::getline(in, first);
+  std::getline(in, second);
+  const std::string cut = dir.write("cut.restart", first + "\n" + second + "\n");
+  try {
+    read_restart_point(cut, box.world.model);
+    ADD_FAILURE() << "a restart point cut short was read";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 2) << e.what();
   }
 }
 

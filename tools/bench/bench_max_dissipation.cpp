@@ -11,9 +11,9 @@
 //       time, the contacts, the kinetic energy, the deepest penetration, the solver's fallbacks and
 //       failures, and the wall time per simulated second; stops early after --max-wall seconds of
 //       wall time.
-//       --checkpoint writes a restart point (t, q, v and the stepper's warm-start memory: the contact
-//       impulses and the body–plane solutions that warm-start the next step) at every report; --resume
-//       continues from one, bit for bit under every model, so that a run of hours can be split.
+//       --checkpoint writes a restart point (sim/restart_point.hpp: the state and the stepper's memory) at
+//       every report; --resume continues from one, bit for bit under every model, so that a run of hours
+//       can be split.
 //
 // Times are wall-clock (steady_clock) and CPU time of the process; on a loaded machine the CPU time is
 // the better measure of the work.
@@ -33,6 +33,7 @@
 
 #include "base/load_error.hpp"
 #include "contact/max_dissipation/max_dissipation.hpp"
+#include "sim/restart_point.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/stepper.hpp"
@@ -173,69 +174,6 @@ int contacts_benchmark(int max_contacts, int repeats) {
   return 0;
 }
 
-/// A restart point as text: t; q; v; then one line per remembered contact (keys and impulse), then one
-/// per remembered body–plane pair (body, a1, p_n p_t p_o p_r, σ, m, l), all printed with 17 significant
-/// digits so that a resumed run continues bit for bit.
-void write_checkpoint(const std::string& path, const State& state, const WarmStartMemory& memory) {
-  const std::string temporary = path + ".partial";
-  FILE* f = std::fopen(temporary.c_str(), "w");
-  if (f == nullptr) {
-    std::fprintf(stderr, "%s: cannot write the checkpoint\n", temporary.c_str());
-    return;
-  }
-  std::fprintf(f, "%.17g\n%ld", state.t, static_cast<long>(state.q.size()));
-  for (double x : state.q) std::fprintf(f, " %.17g", x);
-  std::fprintf(f, "\n%ld", static_cast<long>(state.v.size()));
-  for (double x : state.v) std::fprintf(f, " %.17g", x);
-  std::fprintf(f, "\n%zu\n", memory.impulses.size());
-  for (const auto& [key, p] : memory.impulses)
-    std::fprintf(f, "%d %d %d %.17g %.17g %.17g\n", key.geom_a, key.geom_b, key.feature, p[0], p[1], p[2]);
-  std::fprintf(f, "%zu\n", memory.body_plane.size());
-  for (const auto& [body, w] : memory.body_plane) {
-    std::fprintf(f, "%d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %ld", body, w.a1_W[0], w.a1_W[1], w.a1_W[2],
-                 w.p[0], w.p[1], w.p[2], w.p[3], w.sigma, static_cast<long>(w.l.size()));
-    for (double x : w.l) std::fprintf(f, " %.17g", x);
-    std::fprintf(f, "\n");
-  }
-  // Written aside and renamed: a crash mid-write keeps the last checkpoint whole.
-  if (std::fclose(f) != 0 || std::rename(temporary.c_str(), path.c_str()) != 0)
-    std::fprintf(stderr, "%s: cannot write the checkpoint\n", path.c_str());
-}
-
-bool read_checkpoint(const std::string& path, State& state, WarmStartMemory& memory) {
-  FILE* f = std::fopen(path.c_str(), "r");
-  if (f == nullptr) return false;
-  long nq = 0, nv = 0;
-  std::size_t count = 0;
-  bool ok = std::fscanf(f, "%lf %ld", &state.t, &nq) == 2 && nq == state.q.size();
-  for (long i = 0; ok && i < nq; ++i) ok = std::fscanf(f, "%lf", &state.q[i]) == 1;
-  ok = ok && std::fscanf(f, "%ld", &nv) == 1 && nv == state.v.size();
-  for (long i = 0; ok && i < nv; ++i) ok = std::fscanf(f, "%lf", &state.v[i]) == 1;
-  ok = ok && std::fscanf(f, "%zu", &count) == 1;
-  memory = {};
-  for (std::size_t i = 0; ok && i < count; ++i) {
-    ContactKey key;
-    Eigen::Vector3d p;
-    ok = std::fscanf(f, "%d %d %d %lf %lf %lf", &key.geom_a, &key.geom_b, &key.feature, &p[0], &p[1], &p[2]) == 6;
-    memory.impulses[key] = p;
-  }
-  ok = ok && std::fscanf(f, "%zu", &count) == 1;
-  constexpr long kMaxFaces = 1 << 20;   // a hull's faces; more is not a checkpoint of ours
-  for (std::size_t i = 0; ok && i < count; ++i) {
-    int body = -1;
-    long m = 0;
-    BodyPlaneWarmStart w;
-    ok = std::fscanf(f, "%d %lf %lf %lf %lf %lf %lf %lf %lf %ld", &body, &w.a1_W[0], &w.a1_W[1], &w.a1_W[2], &w.p[0],
-                     &w.p[1], &w.p[2], &w.p[3], &w.sigma, &m) == 10 &&
-         m >= 0 && m <= kMaxFaces;
-    if (ok) w.l.resize(m);
-    for (long j = 0; ok && j < m; ++j) ok = std::fscanf(f, "%lf", &w.l[j]) == 1;
-    if (ok) memory.body_plane[body] = std::move(w);
-  }
-  std::fclose(f);
-  return ok;
-}
-
 struct SceneOptions {
   std::string file, model, out, checkpoint, resume;
   double dt = 0, duration = -1, record_dt = 0.01, report = 0.1, max_wall = 1e30;
@@ -260,17 +198,20 @@ int scene_benchmark(const SceneOptions& o) {
               o.out.c_str());
 
   // A restart point is read before the run, so that a bad one starts nothing.
-  State restart = world.initial;
-  WarmStartMemory memory;
-  if (!o.resume.empty() && !read_checkpoint(o.resume, restart, memory)) {
-    std::fprintf(stderr, "%s: not a checkpoint of %s\n", o.resume.c_str(), o.file.c_str());
-    return 1;
+  RestartPoint restart{world.initial, {}};
+  if (!o.resume.empty()) {
+    try {
+      restart = read_restart_point(o.resume, world.model);
+    } catch (const LoadError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      return 1;
+    }
   }
-  const double t0 = restart.t;
+  const double t0 = restart.state.t;
   if (!o.resume.empty()) {
     run.before_first_step = [&](State& state, Stepper& stepper) {
-      state = restart;
-      stepper.restore_warm_start_memory(std::move(memory));
+      state = restart.state;
+      stepper.restore(restart.memory);
     };
     std::printf("# resuming from %s at t = %g s\n", o.resume.c_str(), t0);
   }
@@ -303,7 +244,13 @@ int scene_benchmark(const SceneOptions& o) {
                 d.stats.islands, ke, 1e3 * max_penetration, fallbacks, failures, max_iterations,
                 window.stepping() / sim, (cpu_now - window_cpu) / sim, window.contact / sim);
     std::fflush(stdout);
-    if (!o.checkpoint.empty()) write_checkpoint(o.checkpoint, state, stepper.warm_start_memory());
+    if (!o.checkpoint.empty()) {
+      try {
+        write_restart_point(o.checkpoint, {state, stepper.memory()});
+      } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+      }
+    }
     window = StageTimes{};
     window_cpu = cpu_now;
     return wall_seconds() - wall0 > o.max_wall ? "the wall-time limit (--max-wall)" : "";
