@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -106,10 +107,11 @@ class Reader {
     for (long i = 0; i < n; ++i) x[i] = real();
   }
   ContactKey key() {
+    constexpr long lo = std::numeric_limits<int>::min(), hi = std::numeric_limits<int>::max();
     ContactKey k;
-    k.geom_a = static_cast<int>(integer(-1, kMaxCount));
-    k.geom_b = static_cast<int>(integer(-1, kMaxCount));
-    k.feature = static_cast<int>(integer(-kMaxCount, kMaxCount));
+    k.geom_a = static_cast<int>(integer(lo, hi));
+    k.geom_b = static_cast<int>(integer(lo, hi));
+    k.feature = static_cast<int>(integer(lo, hi));   // a pair's own id of the point (collision/contact_set.hpp)
     return k;
   }
   void end() {
