@@ -52,7 +52,11 @@ class Checker {
   void check(const XMLElement& e) {
     const std::string_view name = e.Name();
     if (ends_with(name, "_array")) {
-      at_most(e, "count", tokens(e.GetText()), "the values it holds");
+      const std::uint64_t values = tokens(e.GetText());
+      if (!e.Attribute("count")) fail(e, "no count attribute (the number of values it holds: " + std::to_string(values) + ")");
+      if (values > 0 && attribute(e, "count", UINT64_MAX - 1) == 0)
+        fail(e, "count=\"0\" but it holds " + std::to_string(values) + " values");
+      at_most(e, "count", values, "the values it holds");
     } else if (name == "triangles" || name == "lines" || name == "polylist" || name == "polygons" ||
                name == "tristrips" || name == "trifans" || name == "linestrips") {
       check_primitives(e, name);

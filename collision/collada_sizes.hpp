@@ -15,6 +15,9 @@
 // file's size. What is refused here assimp would refuse too, after the allocation ("expected more
 // values"). The file is parsed by tinyxml2 (its memory is linear in the file's size).
 //
+// Every *_array declares its count, non-zero where it holds values: assimp 5.2 dereferences a null array
+// otherwise (tests/fuzz/dae/array_without_count.dae, found by tools/fuzz.sh dae: SEGV).
+//
 // Index lists (<p>, <h>, <vcount>, <v>) hold unsigned integers and whitespace only: on any other byte
 // assimp 5.2's index reader stops advancing and appends indices until memory runs out
 // (tests/fuzz/dae/letter_among_indices.dae, found by tools/fuzz.sh dae).

@@ -113,6 +113,19 @@ TEST(FuzzRegressions, AColladaIndexListWithALetterIsRefusedBeforeAssimpReadsIndi
   }
 }
 
+TEST(FuzzRegressions, AColladaArrayWithoutItsCountIsRefusedBeforeAssimpDereferencesNull) {
+  // tools/fuzz.sh dae (SEGV in assimp): a corpus mesh whose <float_array count="24"> a mutation had
+  // turned into cou\xffnt="24"; count="0" with values crashes assimp the same way.
+  const std::string input = bytes_of(kInputs / "dae" / "array_without_count.dae");
+  try {
+    parse_mesh(input, ".dae", "array_without_count.dae");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 56);
+    EXPECT_NE(e.message().find("<float_array>: no count attribute"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuzzRegressions, AMeshClaimingABillionTrianglesIsRefused) {
   const std::string input = bytes_of(kInputs / "stl" / "billion_triangles.stl");
   try {
