@@ -1,8 +1,20 @@
 // The collision stage (DESIGN.md step 2).
 //
 //   1. poses        X_WG = X_WL[link] · X_LG for every geometry; its tight world box, grown by margin/2
-//                   on every side, becomes its FCL bounding box, so two boxes overlap exactly when
-//                   the shapes' boxes are closer than the margin.
+//                   + s_g on every side, becomes its FCL bounding box, so two boxes overlap exactly
+//                   when the shapes' boxes are closer than the pair's margin m_ab = margin + s_a + s_b.
+//
+// Speculative contact (with LinkMotion): s_g bounds how far any point of geometry g can move within the
+// step, s_g = dt·(|v_O + ω × c_g| + |ω|·r_g + Δv), c_g and r_g the centre and half-diagonal of g's
+// world box, Δv = |g|·dt what gravity adds within the step (a point moving under a constant twist
+// moves at most dt times its largest speed; the integrator moves c by dt·v and turns about it).
+// Every pair whose surfaces can meet within the step is then reported, with its gap φ ≤ m_ab, and
+// the gap row N·v⁺ ≥ −φ/dt stops it at the surface. Guarantee: a pair that moves during the step with
+// at most the speeds of its start (plus gravity's Δv) is seen before it penetrates; what remains is
+// the linearisation of the row (a contact point and normal fixed over the step while the bodies
+// turn, O(dt²|ω|²·r)) and speeds gained from other forces or impacts within the step, which the
+// penetration recovery of sim/penetration_recovery.hpp removes. Pairs farther apart than m_ab cost
+// nothing beyond the broad phase.
 //   2. broad phase  FCL dynamic AABB trees: one for movable geometries, one for immovable ones
 //                   (rebuilt only when they are moved); candidates = movable × movable ∪ movable ×
 //                   immovable, filtered (PairFilter), sorted by geometry index.
@@ -77,6 +89,7 @@ struct CollisionDetector::Impl {
   double margin;
   bool has_ground;
   std::shared_ptr<const HeightField> terrain;   // the ground's height map, or null: the plane
+  LinkMotion motion;                                // of the current detect()
 
   // Per geometry (immutable after construction).
   std::vector<int> link;
@@ -93,6 +106,7 @@ struct CollisionDetector::Impl {
   std::vector<Eigen::Isometry3d> X_WG;
   std::vector<Eigen::AlignedBox3d> bounds_W;
   std::vector<char> posed;                          // X_WG is finite
+  std::vector<double> sweep;                        // s_g (m): how far g can move within the step
   std::vector<PairKey> candidates;
   std::vector<PairContact> points;
   std::vector<FclContact> mesh_contacts;
@@ -116,10 +130,22 @@ struct CollisionDetector::Impl {
     }
     object[g]->setTransform(X_WG[g]);
     bounds_W[g] = world_bounds(shape[g], X_WG[g]);
+    sweep[g] = reach(g);
     Eigen::AlignedBox3d grown = bounds_W[g];
-    grown.min().array() -= 0.5 * margin;
-    grown.max().array() += 0.5 * margin;
+    grown.min().array() -= 0.5 * margin + sweep[g];
+    grown.max().array() += 0.5 * margin + sweep[g];
     object[g]->set_world_bounds(grown);
+  }
+
+  // s_g of the header: dt·(|v_O + ω × c| + |ω|·r + Δv); 0 without motion or for a state not finite.
+  double reach(int g) const {
+    if (!motion.V_WL || link[g] >= static_cast<int>(motion.V_WL->size())) return 0;
+    const Eigen::Matrix<double, 6, 1>& V = (*motion.V_WL)[link[g]];
+    const Eigen::Vector3d omega = V.head<3>(), v_O = V.tail<3>();
+    const Eigen::Vector3d c = bounds_W[g].center();
+    const double r = 0.5 * bounds_W[g].diagonal().norm();
+    const double s = motion.dt * ((v_O + omega.cross(c)).norm() + omega.norm() * r + motion.speed_gain);
+    return std::isfinite(s) ? s : 0;
   }
 
   void emit(int a, int b, ContactSet& contacts) {
@@ -140,22 +166,24 @@ struct CollisionDetector::Impl {
   }
 
   void ground_pair(int a, ContactSet& contacts) {
+    const double m = margin + sweep[a];
     const double top = terrain ? std::max(0.0, terrain->max_height()) : 0.0;
-    if (!has_ground || !posed[a] || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > top + margin) return;
+    if (!has_ground || !posed[a] || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > top + m) return;
     points.clear();
     if (terrain && shape[a].convex) {
-      height_field_contacts(*terrain, shape[a].convex_shape, X_WG[a], margin, points);
+      height_field_contacts(*terrain, shape[a].convex_shape, X_WG[a], m, points);
     } else if (terrain) {
-      height_field_contacts(*terrain, shape[a].ground_points, X_WG[a], margin, points);
+      height_field_contacts(*terrain, shape[a].ground_points, X_WG[a], m, points);
     } else if (shape[a].convex) {
-      ground_contacts(shape[a].convex_shape, X_WG[a], margin, points);
+      ground_contacts(shape[a].convex_shape, X_WG[a], m, points);
     } else {
-      ground_contacts(shape[a].ground_points, X_WG[a], margin, points);
+      ground_contacts(shape[a].ground_points, X_WG[a], m, points);
     }
     emit(a, kGround, contacts);
   }
 
   void geometry_pair(int a, int b, ContactSet& contacts) {
+    const double margin = this->margin + sweep[a] + sweep[b];   // m_ab
     points.clear();
     if (shape[a].convex && shape[b].convex) {
       NormalHint hint;
@@ -211,12 +239,15 @@ CollisionDetector::CollisionDetector(const std::vector<Geometry>& geometries, co
   d.X_WG.resize(n);
   d.bounds_W.resize(n);
   d.posed.assign(n, 0);
+  d.sweep.assign(n, 0);
 }
 
 CollisionDetector::~CollisionDetector() = default;
 
-void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts) {
+void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts,
+                               const LinkMotion& motion) {
   Impl& d = *impl_;
+  d.motion = motion;
   contacts.clear();
   for (int l : d.link)
     if (l >= static_cast<int>(X_WL.size())) {

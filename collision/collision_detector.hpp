@@ -32,6 +32,15 @@ struct CollisionFilter {
                                                 // on its rectangle and the plane beyond it
 };
 
+/// How the links move over the coming step, for speculative contact (collision_detector.cpp, "margin").
+/// Empty V_WL: no lookahead, every pair has the fixed margin.
+struct LinkMotion {
+  const std::vector<Eigen::Matrix<double, 6, 1>>* V_WL = nullptr;   // per link: [ω; v_O] in W, v_O the
+                                                                     // velocity of the link's point at W's origin
+  double dt = 0;                            // s: the step looked ahead
+  double speed_gain = 0;                    // m/s: how much a speed can grow within the step (|g|·dt)
+};
+
 class CollisionDetector {
  public:
   CollisionDetector(const std::vector<Geometry>& geometries, const CollisionFilter& filter);
@@ -40,8 +49,9 @@ class CollisionDetector {
   CollisionDetector& operator=(const CollisionDetector&) = delete;
 
   /// X_WL: pose of every link. Replaces `contacts` with the contacts at these poses, in a
-  /// deterministic order (by pair, then feature).
-  void detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts);
+  /// deterministic order (by pair, then feature). With `motion`, each pair's margin grows by how far
+  /// its two geometries can move within the step (speculative contact).
+  void detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts, const LinkMotion& motion = {});
 
  private:
   struct Impl;

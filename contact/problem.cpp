@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 #include <vector>
 
 namespace impetus {
@@ -118,6 +119,7 @@ void ContactProblem::clear_rows(int columns) {
   mu.resize(0);
   mu_viscous.resize(0);
   keys.clear();
+  touch_margin = std::numeric_limits<double>::infinity();
   replaced_by.clear();
   nl = 0;
   L.resize(0, columns);

@@ -27,6 +27,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
+#include <limits>
 #include <vector>
 
 namespace impetus {
@@ -121,6 +122,11 @@ struct ContactProblem {
   Eigen::VectorXd mu;                     // (nc)
   Eigen::VectorXd mu_viscous;             // (nc) N·s/m
   std::vector<ContactKey> keys;           // (nc) identity across steps
+  /// The collision margin (m): a contact with φ ≤ touch_margin is one the collision stage reports at any
+  /// speed; beyond it are only speculative contacts (collision/collision_detector.hpp), in the problem for
+  /// their gap rows N·v ≥ −φ/dt alone. The no-slip lock holds the former only (contact/no_slip). ∞: every
+  /// contact (problems built without a collision stage).
+  double touch_margin = std::numeric_limits<double>::infinity();
 
   // --- joint limits (unilateral, frictionless) ---
   int nl = 0;

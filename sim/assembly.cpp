@@ -143,6 +143,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     const Island& island = data.islands[k];
     ContactProblem& P = data.problems[k];
     P.dt = dt;
+    P.touch_margin = model.collision.margin;
     P.q.resize(0);             // no geometrically implicit part unless a later part of the stage adds one
     P.q_offsets.clear();
     P.body_plane.clear();
@@ -198,7 +199,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       };
       add_link(c.link_a, +1.0);
       add_link(c.link_b, -1.0);  // same link on both sides (self-contact) sums to the relative Jacobian
-      P.phi[r] = c.phi < 0 && c.phi > -kGapRoundOff ? 0.0 : c.phi;
+      P.phi[r] = std::max(c.phi, 0.0);   // (R1) of sim/penetration_recovery.hpp: no push-out at −φ/dt
       pair_friction(model, c, P.mu[r], P.mu_viscous[r]);
       P.keys[r] = {c.geom_a, c.geom_b, c.feature};
       if (auto it = previous.find(P.keys[r]); it != previous.end()) {

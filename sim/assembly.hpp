@@ -22,13 +22,6 @@ void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
 /// distance the joint can travel in one step.
 constexpr double kLimitActivationDistance = 1e-3;
 
-/// Penetration (m) a contact's row treats as touching (φ = 0): the round-off of the collision stage's
-/// gaps (clipped manifolds are exact to ~1e-15 m per metre of coordinates; 1e-12 m is a thousand times
-/// that). The row N·v⁺ ≥ −φ/dt would ask such a contact to separate at ~1e-13 m/s, and under the no-slip
-/// model, whose tangential rows lock the contact, that can be infeasible: the allegro hand's fingertip
-/// at φ = −1e-16 m failed principal pivoting and Lemke alike. Deeper penetration keeps the papers' −φ/dt.
-constexpr double kGapRoundOff = 1e-12;
-
 /// Fills data.islands, data.problems (rows, φ, μ, M blocks, v*, warm-start guesses) and data.t1/t2.
 /// Needs stages 1–3 in `data`. `previous`: last step's impulses, for the warm-start guesses.
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,

@@ -74,6 +74,23 @@ struct AssemblyScratch {
   std::vector<Eigen::Triplet<double>> N, S, T, L;   // triplets of the island's rows
 };
 
+/// Scratch of the penetration recovery (sim/penetration_recovery.hpp).
+struct RecoveryScratch {
+  ContactSet contacts;                    // the contacts at q⁺
+  std::vector<int> rows;                  // those that take part in (R3)
+  std::vector<char> tree_added;           // (trees) its columns are in `problem`
+  std::vector<int> column_of;             // (nv of the model) column in `problem`, −1 if absent or held
+  std::vector<Eigen::MatrixXd> M_free;    // (trees) M(q⁺) over the coordinates not held, where some are
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;   // (trees) factors of the trees' metrics
+  std::vector<Eigen::Triplet<double>> triplets;
+  ContactProblem problem;                 // systems and N⁺ of (R3) (nothing else is filled)
+  Eigen::VectorXd lambda, w;              // (rows) λ and w of (R3)
+  Eigen::VectorXd impulse, delta;         // (nv of `problem`) N⁺ᵀλ and δ
+  Eigen::VectorXd delta_global;           // (nv of the model) δ of every tree
+  Eigen::MatrixXd A;                      // (rows × rows) N⁺ M⁻¹ N⁺ᵀ
+  DelassusScratch delassus;
+};
+
 /// What one step did, for the recorder and the run summary.
 struct StepStatistics {
   int contacts = 0;
@@ -85,6 +102,7 @@ struct StepStatistics {
   int solver_failures = 0;
   double max_penetration = 0;             // m, ≥ 0, over the step's contacts
   double contact_energy_change = 0;       // J: ½v⁺ᵀMv⁺ − ½v*ᵀMv*, summed over islands
+  double recovered_penetration = 0;       // m: the deepest linearised penetration φ⁺ that (R2) removed
 };
 
 /// What one controller did in one step (stage 3), for control.csv and the summary.
@@ -143,6 +161,7 @@ struct StepData {
 
   // --- 6. integration ---
   Eigen::VectorXd q_plus;                 // (nq)
+  RecoveryScratch recovery;               // penetration recovery of q⁺ (sim/penetration_recovery.hpp)
 
   StepStatistics stats;
   StageTimes times;

@@ -13,6 +13,7 @@
 #include "sim/free_velocity.hpp"
 #include "sim/collision_filter.hpp"
 #include "sim/joint_friction_stage.hpp"
+#include "sim/penetration_recovery.hpp"
 
 namespace impetus {
 
@@ -48,7 +49,13 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       detector_(model.geometries, collision_filter(model)),
       data_(model),
       control_(model, dt) {
-  if (needs_.hull_plane_pairs) hull_plane_.emplace(model_);
+  std::vector<int> hull_bodies;   // their ground contacts are the model's body–plane pairs
+  if (needs_.hull_plane_pairs) {
+    hull_plane_.emplace(model_);
+    for (const EcpBodyInfo& body : hull_plane_->bodies())
+      if (body.hull && body.link >= 0) hull_bodies.push_back(body.link);
+  }
+  recovery_scope_ = RecoveryScope(model_, hull_bodies);
   contact_threads_.resize(pool_.threads());
   for (ContactThread& thread : contact_threads_) thread.workspace = contact_model_->make_workspace();
 }
@@ -79,7 +86,9 @@ void Stepper::compute_kinematics(const State& state) {
 }
 
 void Stepper::detect_collisions() {
-  detector_.detect(data_.multibody.X_WL, data_.contacts);
+  // Speculative contact: every pair that can touch within the step (collision/collision_detector.cpp).
+  const LinkMotion motion{&data_.multibody.V, dt_, model_.multibody.gravity.norm() * dt_};
+  detector_.detect(data_.multibody.X_WL, data_.contacts, motion);
   data_.stats.contacts = static_cast<int>(data_.contacts.size());
   for (const ContactPoint& c : data_.contacts) data_.stats.max_penetration = std::max(data_.stats.max_penetration, -c.phi);
 }
@@ -221,6 +230,7 @@ void Stepper::integrate_state(State& state) {
       data_.q_plus.segment(tree.q_offset, tree.nq) = result.q_plus.segment(problem.q_offsets[system], tree.nq);
     }
   }
+  recover_penetration(model_, detector_, recovery_scope_, data_);
   state.q = data_.q_plus;
   state.v = data_.v_plus;
   state.t += dt_;

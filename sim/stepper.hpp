@@ -2,7 +2,8 @@
 //
 //   state (q, v, t)
 //     1. kinematics   link poses and velocities at q
-//     2. collision    ContactSet: point, normal, gap φ per contact within the margin
+//     2. collision    ContactSet: point, normal, gap φ per contact within the margin, grown per pair by
+//                     how far it can move within the step (speculative contact)
 //        control      the scene's controllers: τ of the joints they drive (sim/control_stage.hpp;
 //                     DESIGN.md's stage 3, between collision and dynamics)
 //     3. dynamics     M(q), h(q, v), τ (loads, actuators, controllers); v* = v + dt·M⁻¹(τ − h)
@@ -12,6 +13,8 @@
 //     5. contact      ContactModel::solve → v⁺, impulses, statistics (and, from a geometrically implicit
 //                     model, q⁺ and the contact points it chose); the step's reported contacts
 //     6. integration  q⁺ = q ⊕ dt·v⁺, or the model's q⁺ for the systems whose q⁺ it decided
+//        6b. penetration recovery: contacts detected again at q⁺, q⁺ moved out of penetration along
+//            their normals, v⁺ kept (post-stabilisation with M as metric; sim/penetration_recovery.hpp)
 //   state (q⁺, v⁺, t + dt)
 //
 // (7, recording, is the Recorder's, called by the run loop.)
@@ -24,6 +27,7 @@
 #include "contact/contact_model.hpp"
 #include "sim/assembly_ecp.hpp"
 #include "sim/control_stage.hpp"
+#include "sim/penetration_recovery.hpp"
 #include "sim/step_data.hpp"
 #include "sim/worker_pool.hpp"
 #include "sim/world.hpp"
@@ -89,6 +93,7 @@ class Stepper {
 
   WarmStartMemory warm_start_;             // the contact stage's memory from step to step
   std::optional<EcpAssembly> hull_plane_;  // stage 4's body–plane pairs; only when needs_.hull_plane_pairs
+  RecoveryScope recovery_scope_;           // stage 6b's
 };
 
 }  // namespace impetus

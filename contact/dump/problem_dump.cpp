@@ -113,9 +113,10 @@ void write_problem(Writer& w, const ContactProblem& p) {
   w.i64(static_cast<std::int64_t>(p.body_plane.size()));
   for (const BodyPlanePair& b : p.body_plane) write_body_plane(w, b);
   w.ints(p.replaced_by);
+  w.f64(p.touch_margin);
 }
 
-void read_problem(Reader& r, DumpedProblem& d) {
+void read_problem(Reader& r, std::uint32_t version, DumpedProblem& d) {
   ContactProblem& p = d.problem;
   p.dt = r.f64();
   p.nv = static_cast<int>(r.size(kMaxCount, "nv"));
@@ -155,6 +156,7 @@ void read_problem(Reader& r, DumpedProblem& d) {
   p.body_plane.resize(static_cast<std::size_t>(r.size(kMaxCount, "body-plane pair count")));
   for (BodyPlanePair& b : p.body_plane) read_body_plane(r, d, b);
   p.replaced_by = r.ints();
+  p.touch_margin = version >= 2 ? r.f64() : std::numeric_limits<double>::infinity();
 
   // The sizes must agree, or a model would read out of bounds.
   const auto rows_ok = [&](const SparseRows& A, int n) { return A.rows() == n && A.cols() == p.nv; };
@@ -214,7 +216,7 @@ ProblemDump read_problem_dump(const std::string& path) {
     throw dump::DumpError(path + ": not a contact-problem dump (no IMPCPDMP header)");
   ProblemDump dump;
   const std::uint32_t version = r.u32();
-  if (version != kProblemDumpVersion)
+  if (version != kProblemDumpVersion && version != 1)
     throw dump::DumpError(path + ": dump format version " + std::to_string(version) + ", this build reads version " +
                           std::to_string(kProblemDumpVersion));
   if (r.u32() != kByteOrder) throw dump::DumpError(path + ": written with another byte order");
@@ -228,7 +230,7 @@ ProblemDump read_problem_dump(const std::string& path) {
   dump.t = r.f64();
   const std::uint32_t n = r.u32();
   if (n > kMaxCount) r.fail("impossible problem count");
-  for (std::uint32_t k = 0; k < n; ++k) read_problem(r, *dump.problems.emplace_back(std::make_unique<DumpedProblem>()));
+  for (std::uint32_t k = 0; k < n; ++k) read_problem(r, version, *dump.problems.emplace_back(std::make_unique<DumpedProblem>()));
   if (in.peek() != std::char_traits<char>::eof()) r.fail("bytes after the last problem");
   return dump;
 }

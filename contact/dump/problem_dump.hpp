@@ -2,16 +2,17 @@
 // contact model and options that solved them, so that they can be solved again (`impetus solve`), timed
 // on their own, or attached to a bug report. `impetus run … --dump-problems DIR` writes one file per step.
 //
-// Format, version 1 (contact/dump/binary_io.hpp for the primitives; little-endian, doubles bit for bit):
+// Format, version 2 (contact/dump/binary_io.hpp for the primitives; little-endian, doubles bit for bit):
 //   header   "IMPCPDMP" (8 bytes), u32 version, u32 0x01020304 (byte order),
 //            string model, u32 option count, (string key, string value)…, i64 step, f64 t,
 //            u32 problem count, then the problems
 //   problem  f64 dt; i64 nv; systems (i64 count; per system i64 offset, i64 size, dense M incl. dt·damping);
 //            v, v*; i64 nc; N, S, T (sparse rows); φ, μ, μ_v; keys (i64 count; i64 geom_a, geom_b, feature);
-//            i64 nl; L; φ_L; guesses p_N, p_S, p_T, p_L; q; q_offsets; body–plane pairs; replaced_by
+//            i64 nl; L; φ_L; guesses p_N, p_S, p_T, p_L; q; q_offsets; body–plane pairs; replaced_by;
+//            f64 touch_margin (version 2; a version-1 file, without it, reads as ∞)
 //   strings are a u32 length and bytes; dense blocks i64 rows, i64 cols, then column-major f64; sparse rows
 //   i64 rows, cols, nonzeros, then (i64 row, i64 col, f64 value) row by row.
-// A reader of version 1 refuses any other version, a wrong magic or byte order, and a truncated or
+// The reader refuses any version but 1 and 2, a wrong magic or byte order, and a truncated or
 // inconsistent file, naming the file and the byte offset.
 #pragma once
 
@@ -25,7 +26,7 @@
 
 namespace impetus {
 
-inline constexpr std::uint32_t kProblemDumpVersion = 1;
+inline constexpr std::uint32_t kProblemDumpVersion = 2;
 
 /// A ContactProblem read from a dump, with the storage its pointers refer to (M, its factor, the hulls).
 /// Not movable: `problem` points into the object itself.

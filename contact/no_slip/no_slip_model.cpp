@@ -55,10 +55,15 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
   ws.factor_.reset(ws.M_inverse_, ws.v_f_);
 
   // 1. FIND-INDICES on the rows of the sticking contacts.
+  // The paper's lock holds every contact within the collision margin, not the speculative ones beyond
+  // it (problem.touch_margin): a lock on a contact that cannot touch within the step pins its link
+  // tangentially at a distance (the jaco arm's wrist 5.7 mm above the ground made principal pivoting and
+  // Lemke fail on a feasible problem); such a contact sticks from the step it comes within the margin.
   ws.sticks_.clear();
-  if (std::isfinite(options_.stick_gap)) {
+  const double stick_gap = std::min(options_.stick_gap, problem.touch_margin);
+  if (std::isfinite(stick_gap)) {
     ws.sticks_.resize(nc);
-    for (int i = 0; i < nc; ++i) ws.sticks_[i] = problem.phi[i] <= options_.stick_gap;
+    for (int i = 0; i < nc; ++i) ws.sticks_[i] = problem.phi[i] <= stick_gap;
   }
   find_indices(problem.S, problem.T, ws.sticks_, tau_G, ws.factor_,
                report.indices);

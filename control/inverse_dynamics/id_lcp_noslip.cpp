@@ -33,8 +33,14 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, c
         return false;
       }
   }
-  // 2. FIND-INDICES on every contact's S, T rows (as the forward no_slip model with stick_gap = inf).
-  find_indices(cp.S, cp.T, {}, tol, factor_, indices_);
+  // 2. FIND-INDICES on the S, T rows of the contacts the forward no_slip model (stick_gap = inf) locks:
+  //    those within the collision margin (cp.touch_margin).
+  sticks_.clear();
+  if (std::isfinite(cp.touch_margin)) {
+    sticks_.resize(cp.nc);
+    for (int i = 0; i < cp.nc; ++i) sticks_[i] = cp.phi[i] <= cp.touch_margin;
+  }
+  find_indices(cp.S, cp.T, sticks_, tol, factor_, indices_);
   // 3. The normal (and joint-limit) LCP, warm-started.
   U_.set(cp);
   guess_.setZero(nc + nl);
@@ -63,8 +69,9 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, c
     scale = std::max({scale, v_f_.cwiseAbs().maxCoeff(), solution.v_plus.cwiseAbs().maxCoeff()});
     double worst = 0;
     for (int i = 0; i < nc; ++i)
-      worst = std::max({worst, std::abs(row_dot({&cp.S, i}, solution.v_plus)),
-                        std::abs(row_dot({&cp.T, i}, solution.v_plus))});
+      if (sticks_.empty() || sticks_[i])
+        worst = std::max({worst, std::abs(row_dot({&cp.S, i}, solution.v_plus)),
+                          std::abs(row_dot({&cp.T, i}, solution.v_plus))});
     if (worst > kSlipTolerance * scale) {
       solution.stats.status = SolveStatus::Failed;
       solution.stats.message = "a sticking contact slips at " + std::to_string(worst) +

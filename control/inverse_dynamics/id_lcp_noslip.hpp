@@ -65,6 +65,7 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   BlockInertia M_inverse_;
   DelassusFactor factor_;
   FindIndicesResult indices_;
+  std::vector<char> sticks_;               // (nc) the contacts locked, or empty for all
   UnilateralProjection projection_;
   UnilateralRows U_;
   SparseRows P_;

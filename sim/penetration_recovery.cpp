@@ -1,0 +1,164 @@
+#include "sim/penetration_recovery.hpp"
+
+#include <algorithm>
+
+#include "dynamics/crba.hpp"
+#include "dynamics/integration.hpp"
+#include "dynamics/jacobian.hpp"
+#include "dynamics/kinematics.hpp"
+
+namespace impetus {
+
+namespace {
+
+/// The tree of `link` when the recovery may move it (a coordinate neither fixed nor held), else −1.
+int movable_tree(const MultibodyModel& mb, const RecoveryScope& scope, int link) {
+  if (link < 0) return -1;
+  const int t = mb.links[link].tree;
+  return scope.free_coordinates[t] > 0 ? t : -1;
+}
+
+/// The columns of (R3): the coordinates no controller holds of every tree of a row, with the block of
+/// M(q⁺) over them and its factor (the held coordinates' δ is zero, so (R2) over the rest has that block
+/// as its metric).
+void gather_systems(const MultibodyModel& mb, const MultibodyData& kin, const RecoveryScope& scope, RecoveryScratch& s) {
+  ContactProblem& P = s.problem;
+  s.tree_added.assign(mb.trees.size(), 0);
+  s.column_of.assign(mb.nv, -1);
+  P.systems.clear();
+  int nv = 0;
+  auto add = [&](int t) {
+    if (t < 0 || s.tree_added[t]) return;
+    s.tree_added[t] = 1;
+    const Tree& tree = mb.trees[t];
+    const int n = scope.free_coordinates[t];
+    const Eigen::MatrixXd* M = &kin.M[t];
+    if (n < tree.nv) {   // the block over the free coordinates
+      s.M_free[t].resize(n, n);
+      for (int i = 0, fi = 0; i < tree.nv; ++i) {
+        if (scope.held[tree.v_offset + i]) continue;
+        for (int j = 0, fj = 0; j < tree.nv; ++j)
+          if (!scope.held[tree.v_offset + j]) s.M_free[t](fi, fj++) = kin.M[t](i, j);
+        ++fi;
+      }
+      M = &s.M_free[t];
+    }
+    for (int i = 0, c = nv; i < tree.nv; ++i)
+      if (!scope.held[tree.v_offset + i]) s.column_of[tree.v_offset + i] = c++;
+    s.M_llt[t].compute(*M);
+    P.systems.push_back({nv, n, M, &s.M_llt[t]});
+    nv += n;
+  };
+  for (int r : s.rows) {
+    add(movable_tree(mb, scope, s.contacts[r].link_a));
+    add(movable_tree(mb, scope, s.contacts[r].link_b));
+  }
+  P.nv = nv;
+}
+
+/// N⁺ of (R3), the rows' normal wrenches at q⁺ (as sim/assembly.cpp's N).
+void assemble_rows(const MultibodyModel& mb, const MultibodyData& kin, const RecoveryScope& scope, RecoveryScratch& s) {
+  ContactProblem& P = s.problem;
+  s.triplets.clear();
+  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+    const ContactPoint& c = s.contacts[s.rows[i]];
+    auto add_link = [&](int link, double sign) {
+      if (movable_tree(mb, scope, link) < 0) return;
+      for_each_point_jacobian_column(mb, kin, link, c.p_W, [&](int k, const Eigen::Vector3d& col) {
+        if (s.column_of[k] >= 0) s.triplets.emplace_back(static_cast<int>(i), s.column_of[k], sign * c.n_W.dot(col));
+      });
+    };
+    add_link(c.link_a, +1.0);
+    add_link(c.link_b, -1.0);
+  }
+  P.nc = static_cast<int>(s.rows.size());
+  P.N.resize(P.nc, P.nv);
+  P.N.setFromTriplets(s.triplets.begin(), s.triplets.end());
+}
+
+/// (R3) by projected Gauss–Seidel: w = Aλ + φ⁺ kept current, λᵢ ← max(0, λᵢ − wᵢ/Aᵢᵢ).
+void solve_projection(RecoveryScratch& s) {
+  const int n = static_cast<int>(s.rows.size());
+  s.lambda.setZero(n);
+  s.w.resize(n);
+  for (int i = 0; i < n; ++i) s.w[i] = s.contacts[s.rows[i]].phi;
+  for (int sweep = 0; sweep < kRecoveryMaxSweeps; ++sweep) {
+    for (int i = 0; i < n; ++i) {
+      if (!(s.A(i, i) > 0)) continue;
+      const double lambda_i = std::max(0.0, s.lambda[i] - s.w[i] / s.A(i, i));
+      const double change = lambda_i - s.lambda[i];
+      if (change == 0) continue;
+      s.w += change * s.A.col(i);
+      s.lambda[i] = lambda_i;
+    }
+    if (!(-s.w.minCoeff() > kRecoveryTolerance)) break;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+/// One projection (R2) at data.q_plus; returns the deepest penetration it found.
+double project_once(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope, StepData& data) {
+  const MultibodyModel& mb = model.multibody;
+  RecoveryScratch& s = data.recovery;
+  MultibodyData& kin = data.multibody;
+  forward_kinematics(mb, kin, data.q_plus, data.v_plus);
+  detector.detect(kin.X_WL, s.contacts);
+
+  auto recovered_here = [&](const ContactPoint& c) {
+    const bool left_to_model = c.link_b == kGround && c.link_a >= 0 && scope.ground_left_to_model[c.link_a];
+    return !left_to_model && (movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0);
+  };
+  double depth = 0;
+  for (const ContactPoint& c : s.contacts)
+    if (recovered_here(c)) depth = std::max(depth, -c.phi);
+  if (!(depth > kRecoverySlop)) return 0;
+
+  // Rows whose gap the correction can close: those within the deepest penetration of touching.
+  s.rows.clear();
+  for (std::size_t i = 0; i < s.contacts.size(); ++i)
+    if (recovered_here(s.contacts[i]) && s.contacts[i].phi < depth) s.rows.push_back(static_cast<int>(i));
+  s.M_llt.resize(mb.trees.size());
+  s.M_free.resize(mb.trees.size());
+  crba(mb, kin);
+  gather_systems(mb, kin, scope, s);
+  assemble_rows(mb, kin, scope, s);
+  s.problem.delassus(s.problem.N, s.problem.N, s.A, s.delassus);
+  solve_projection(s);
+
+  s.impulse = s.problem.N.transpose() * s.lambda;
+  s.problem.solve_M(s.impulse, s.delta);                                   // δ = M⁻¹N⁺ᵀλ
+  s.delta_global.setZero(mb.nv);
+  for (int k = 0; k < mb.nv; ++k)
+    if (s.column_of[k] >= 0) s.delta_global[k] = s.delta[s.column_of[k]];
+  integrate(mb, data.q_plus, s.delta_global, 1.0, data.q_plus);            // q⁺ ⊕ δ
+  return depth;
+}
+
+}  // namespace
+
+RecoveryScope::RecoveryScope(const WorldModel& model, const std::vector<int>& links_left_to_model) {
+  const MultibodyModel& mb = model.multibody;
+  ground_left_to_model.assign(mb.links.size(), 0);
+  for (int link : links_left_to_model) ground_left_to_model[link] = 1;
+  held.assign(mb.nv, 0);
+  for (const ControllerSpec& spec : model.controllers)
+    for (int link : spec.links) held[mb.links[link].joint.v_index] = 1;
+  free_coordinates.assign(mb.trees.size(), 0);
+  for (std::size_t t = 0; t < mb.trees.size(); ++t)
+    for (int i = 0; i < mb.trees[t].nv; ++i) free_coordinates[t] += held[mb.trees[t].v_offset + i] ? 0 : 1;
+}
+
+void recover_penetration(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope,
+                         StepData& data) {
+  data.stats.recovered_penetration = 0;
+  for (int pass = 0; pass < kRecoveryPasses; ++pass) {
+    const double depth = project_once(model, detector, scope, data);
+    if (pass == 0) data.stats.recovered_penetration = depth;
+    if (depth == 0) break;
+  }
+}
+
+}  // namespace impetus

@@ -1,0 +1,80 @@
+// Penetration recovery without kinetic energy (after stage 7, integration): post-stabilisation of the
+// configuration along the contact normals, Cline & Pai (2003), "Post-stabilization for rigid body
+// simulation with contact and constraints", ICRA, §3–4.
+//
+// Why: the papers' gap row N·v⁺ ≥ −φ/dt (seed 004 Eq. 36) pushes a penetrating contact (φ < 0) out at
+// a velocity −φ/dt that stays in the state: a contact first seen 2 cm deep at dt = 2 ms leaves at
+// 10 m/s, and the contact stage adds kinetic energy that no model's dissipation can account for. So:
+//
+//   (R1) assembly (sim/assembly.cpp) enters each contact with max(φ, 0): N·v⁺ ≥ −max(φ, 0)/dt. A gap
+//        still closes within the step at most; a penetration is no longer pushed out by the velocity,
+//        and every model's normal impulse then does work p_N·N·v⁺ = −p_N·max(φ, 0)/dt ≤ 0.
+//   (R2) after integration, the penetration at q⁺ is removed by a displacement δ of the configuration
+//        (not of the velocity), the smallest in the kinetic-energy metric M(q⁺): Cline & Pai's
+//        post-stabilisation, with the contacts detected again at q⁺ (gaps φ⁺, rows N⁺ at q⁺):
+//
+//          δ = argmin ½ δᵀ M δ   s.t.   φ⁺ + N⁺ δ ≥ 0                                                 (R2)
+//
+//        over the contacts that penetrate (φ⁺ < −kRecoverySlop) and those within the deepest
+//        penetration of touching (the correction may close them). Its KKT conditions are the LCP
+//
+//          λ ≥ 0,  w = A λ + φ⁺ ≥ 0,  λᵀ w = 0,   A = N⁺ M⁻¹ N⁺ᵀ,   δ = M⁻¹ N⁺ᵀ λ                   (R3)
+//
+//        solved by projected Gauss–Seidel to kRecoveryTolerance. q⁺ ← q⁺ ⊕ δ (the exponential map of
+//        dynamics/integration.hpp with δ in place of dt·v), repeated at most kRecoveryPasses times
+//        (each a linearised projection, exact for translating face contacts); what remains after the
+//        last is removed the next step. v⁺ is not touched, so the recovery adds no kinetic energy; it lifts
+//        bodies out of each other, which gives back the potential energy the penetration had taken.
+//        Detecting at q⁺ (a second collision pass per step, measured in README) is what makes the
+//        state at the end of each step free of penetration: a contact whose normal turns within the
+//        step (a box tumbling onto an edge of another) is not seen by the rows of the step's start.
+//
+// The ECP model's bodies keep their ground contacts to that model, which solves for q⁺ itself.
+// Joints a <controller> drives keep their coordinates (δ = 0 on them; (R2) is solved over the rest, with
+// the block of M over the rest as metric): their motion is the controller's to decide, and the
+// inverse-dynamics controllers prescribe it within the step (P v⁺ = q̇_target, seed 004's right inverse).
+// A correction there that the controller does not predict is a tracking error of the next step, which
+// sticking contacts need not allow: a quadruped standing 1.6e-7 m deep under id_lcp_noslip had its four
+// legs bent by ~1e-6 rad, not quite alike, and the no-slip ID found q̇_des inconsistent with its stuck
+// feet (seed 004 §4.5), fell back to τ_c and let the body sink. With the joints held, the body is lifted.
+// A tree every coordinate of which is held (a fixed-base arm under a controller) is not moved.
+// Joint limits are kept by dynamics/integration.hpp's project_onto_joint_limits, before (R2).
+#pragma once
+
+#include "collision/collision_detector.hpp"
+#include "sim/step_data.hpp"
+
+namespace impetus {
+
+/// Penetration (m) below which a linearised gap φ⁺ is not corrected: round-off of φ⁺ = φ + dt·N v⁺
+/// for resting contacts (φ and dt·N v⁺ each ≲ 1 m, so a few 1e-16 relative each), far below any
+/// penetration the collision stage reports (its manifolds are accurate to ~1e-9 m).
+constexpr double kRecoverySlop = 1e-9;
+/// Violation of (R3) (m) at which Gauss–Seidel stops: a thousandth of the issue's 1 mm penetration bound.
+constexpr double kRecoveryTolerance = 1e-6;
+/// Gauss–Seidel sweeps at most; a stack whose violation has not met the tolerance by then keeps the rest
+/// of its correction for the next step (each sweep reduces the violation; none adds energy).
+constexpr int kRecoveryMaxSweeps = 200;
+
+/// Projections (R2) per step at most, each detecting again at the q⁺ the last one left: the first is
+/// exact for translating face contacts; the second removes what a turning contact (a normal that turned
+/// within the step, a new feature pair) left of the first, to second order in the first's correction.
+constexpr int kRecoveryPasses = 2;
+
+/// What (R2) may move: every coordinate but those a controller drives, every contact but the ground
+/// contacts of the bodies the contact model holds at the ground itself (ecp's hull bodies).
+struct RecoveryScope {
+  std::vector<char> ground_left_to_model;   // (links)
+  std::vector<char> held;                   // (nv) driven by a <controller>: δ = 0
+  std::vector<int> free_coordinates;        // (trees) coordinates not held; a tree with none is not moved
+
+  RecoveryScope() = default;
+  RecoveryScope(const WorldModel& model, const std::vector<int>& links_left_to_model);
+};
+
+/// Moves data.q_plus out of penetration by (R2). Overwrites data.multibody (kinematics and M at q⁺; the
+/// next step recomputes both) and data.recovery.
+void recover_penetration(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope,
+                         StepData& data);
+
+}  // namespace impetus

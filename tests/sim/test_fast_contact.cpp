@@ -1,0 +1,174 @@
+// Contact that stays honest when bodies move fast (issue 12): speculative contact
+// (collision/collision_detector.cpp) sees a contact before it penetrates, and the penetration recovery
+// (sim/penetration_recovery.hpp) removes what penetration there is without adding kinetic energy.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dynamics/energy.hpp"
+#include "dynamics/integration.hpp"
+#include "dynamics/kinematics.hpp"
+#include "scene_fixture.hpp"
+
+namespace impetus {
+namespace {
+
+const char* const kModels[] = {"stewart_trinkle", "no_slip", "viscous", "max_dissipation", "ecp"};
+// The models whose every contact is a point row of the gap row (R1) and the recovery (R2). Under ecp a
+// hull body's ground contacts are the model's own body–plane pairs (seed 003, geometrically implicit),
+// which neither (R1) nor (R2) touch: its open measurements are in the skipped tests below.
+const char* const kPointContactModels[] = {"stewart_trinkle", "no_slip", "viscous", "max_dissipation"};
+
+/// The issue's bound on penetration under fast motion.
+constexpr double kPenetrationBound = 1e-3;
+/// Kinetic energy the contact stage may add in one step (J), relative to the largest kinetic energy of
+/// the scene: the solvers' stated tolerances are relative (Lemke's certificate 1e-9, the interior point's
+/// gap 1e-8 scaled by v̄², semismooth Newton's residual 1e-10), so an impulse solved to them does work
+/// of at most ~1e-8 of the kinetic energy it acts on; 1e-7 leaves a margin of ten.
+constexpr double kContactEnergyRelTol = 1e-7;
+
+double kinetic_energy_of(const WorldModel& model, const State& state) {
+  MultibodyData data(model.multibody);
+  forward_kinematics(model.multibody, data, state.q, state.v);
+  return kinetic_energy(model.multibody, data);
+}
+
+struct RunFigures {
+  double max_penetration = 0;       // m, over every step's contacts and the final state
+  double contact_max_gain = -1e300; // J
+  double max_kinetic = 0;           // J
+  long fallbacks = 0, failures = 0;
+  double penetration_at_fallback = 0;   // m: the deepest contact of the steps with a fallback
+};
+
+RunFigures run_scene(test::SceneRun& run, int steps) {
+  RunFigures f;
+  for (int k = 0; k < steps; ++k) {
+    f.max_kinetic = std::max(f.max_kinetic, kinetic_energy_of(run.world.model, run.state));
+    run.step();
+    const StepStatistics& s = run.stepper.data().stats;
+    f.max_penetration = std::max(f.max_penetration, s.max_penetration);
+    f.contact_max_gain = std::max(f.contact_max_gain, s.contact_energy_change);
+    f.fallbacks += s.solver_fallbacks;
+    if (s.solver_fallbacks > 0) f.penetration_at_fallback = std::max(f.penetration_at_fallback, s.max_penetration);
+    f.failures += s.solver_failures;
+  }
+  return f;
+}
+
+// Two free unit-mass boxes in zero gravity, at rest, placed 1 cm into each other; and a sphere 1 cm
+// into the ground. The recovery's projection (R2) is exact for a face contact that translates (N is
+// constant along δ), so one step removes the overlap: the second step's collision sees none.
+constexpr int kSeparationSteps = 1;
+/// What may remain after separation: PGS stops at kRecoveryTolerance (1e-6 m) of (R3).
+constexpr double kSeparatedPenetration = 2e-6;
+
+constexpr const char* kOverlapping = R"(<scene name="overlapping">
+  <physics dt="0.001" duration="1" gravity="0 0 0"/>
+  <ground/>
+  <body name="a" mass="1"><origin xyz="0 0 1"/>
+    <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></body>
+  <body name="b" mass="1"><origin xyz="0.19 0 1"/>
+    <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></body>
+  <body name="ball" mass="1"><origin xyz="2 0 0.09"/>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></body>
+</scene>)";
+
+TEST(PenetrationRecovery, BodiesPlacedOneCentimetreIntoEachOtherSeparateWithoutKineticEnergy) {
+  for (const char* model : kModels) {
+    World world = load_scene_string(kOverlapping, "overlapping.xml");
+    Stepper stepper(world.model, model, world.model.physics.dt);
+    State state = world.initial;
+    stepper.step(state);
+    EXPECT_GT(stepper.data().stats.max_penetration, 0.009) << model << ": the overlap was there at the start";
+    for (int k = 1; k < kSeparationSteps; ++k) stepper.step(state);
+    const double kinetic_after = kinetic_energy_of(world.model, state);
+    stepper.step(state);   // its collision stage sees the state after kSeparationSteps steps
+    EXPECT_LT(stepper.data().stats.max_penetration, kSeparatedPenetration) << model;
+    // At rest at the start: any kinetic energy is gained. The solvers' tolerance, on an overlap whose
+    // push-out at −φ/dt would have given ½·1 kg·(0.01 m / 1 ms)² = 50 J.
+    constexpr double kRestKineticTol = 1e-9;
+    EXPECT_LT(kinetic_after, kRestKineticTol) << model;
+    EXPECT_LT(kinetic_energy_of(world.model, state), kRestKineticTol) << model;
+  }
+}
+
+// A sphere shot at 50 m/s at a static 1 cm plate: 10 cm per step at dt = 2 ms, ten times the plate.
+constexpr const char* kShot = R"(<scene name="shot">
+  <physics dt="0.002" duration="0.3" gravity="0 0 -9.81" mu="0.5"/>
+  <body name="plate" static="true"><origin xyz="0 0 0.5"/>
+    <collision><geometry><box size="1 1 0.01"/></geometry></collision></body>
+  <body name="ball" mass="1"><origin xyz="0 0 1.0234"/><velocity linear="0 0 -50"/>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision></body>
+</scene>)";
+
+TEST(NoTunnelling, SphereAtFiftyMetresPerSecondStopsOnACentimetrePlate) {
+  for (const char* model : kModels) {
+    World world = load_scene_string(kShot, "shot.xml");
+    Stepper stepper(world.model, model, world.model.physics.dt);
+    State state = world.initial;
+    const int q = world.model.multibody.links[world.model.multibody.find_link("ball")].joint.q_index;
+    const double rest_height = 0.5 + 0.005 + 0.05;   // plate top + radius
+    double lowest = 1e300;
+    for (int k = 0; k < 150; ++k) {
+      stepper.step(state);
+      lowest = std::min(lowest, state.q[q + 2]);
+    }
+    EXPECT_GT(lowest, rest_height - kPenetrationBound) << model;
+  }
+}
+
+// A thin box (0.6 × 0.05 × 0.01 m) spinning at 50 rad/s about a horizontal axis, its centre 0.32 m up:
+// its ends sweep the ground at 15 m/s and turn 0.1 rad per step at dt = 2 ms.
+constexpr const char* kSpinner = R"(<scene name="spinner">
+  <physics dt="0.002" duration="0.5" gravity="0 0 -9.81" mu="0.5"/>
+  <ground/>
+  <body name="blade" mass="0.5"><origin xyz="0 0 0.32"/><velocity angular="0 50 0"/>
+    <collision><geometry><box size="0.6 0.05 0.01"/></geometry></collision></body>
+</scene>)";
+
+TEST(NoTunnelling, ThinBoxSpinningAtFiftyRadiansPerSecondNeverPassesThroughTheGround) {
+  for (const char* model : kPointContactModels) {
+    World world = load_scene_string(kSpinner, "spinner.xml");
+    Stepper stepper(world.model, model, world.model.physics.dt);
+    State state = world.initial;
+    const int q = world.model.multibody.links[world.model.multibody.find_link("blade")].joint.q_index;
+    double lowest = 1e300;
+    for (int k = 0; k < 250; ++k) {
+      stepper.step(state);
+      const Eigen::Vector3d p = state.q.segment<3>(q);
+      const Eigen::Quaterniond R = quaternion_at(state.q, q + 3);
+      for (int c = 0; c < 8; ++c) {
+        const Eigen::Vector3d corner((c & 1 ? 0.3 : -0.3), (c & 2 ? 0.025 : -0.025), (c & 4 ? 0.005 : -0.005));
+        lowest = std::min(lowest, (p + R * corner).z());
+      }
+    }
+    EXPECT_GT(lowest, -kPenetrationBound) << model;
+  }
+}
+
+// The fast-drop scene in small (scenes/make_fast_drop.py): 12 boxes and spheres from up to 10 m,
+// dt = 2 ms, through their landing (a fall from 10 m lasts 1.43 s).
+TEST(FastDrop, EveryPointContactModelKeepsPenetrationBelowAMillimetreAndAddsNoEnergy) {
+  for (const char* model : kPointContactModels) {
+    test::SceneRun run("fast_drop_small.xml", model);
+    const RunFigures f = run_scene(run, run.steps_for(1.6));
+    EXPECT_LT(f.max_penetration, kPenetrationBound) << model;
+    EXPECT_LT(f.contact_max_gain, kContactEnergyRelTol * f.max_kinetic) << model;
+    // Fallbacks (no_slip's Lemke after principal pivoting) happen, but none on a deep contact.
+    EXPECT_LT(f.penetration_at_fallback, kPenetrationBound) << model;
+    EXPECT_EQ(f.failures, 0) << model;
+    RecordProperty(std::string(model) + "_penetration_mm", std::to_string(1e3 * f.max_penetration));
+    RecordProperty(std::string(model) + "_contact_max_gain", std::to_string(f.contact_max_gain));
+  }
+}
+
+TEST(FastDrop, EcpHullBodies) {
+  GTEST_SKIP() << "open (issue 12): under ecp the hull bodies' ground pairs are the model's own and "
+                  "neither the gap row max(φ, 0) nor the recovery touches them; fast_drop_small.xml measured "
+                  "10.9 mm penetration, 3.7 J contact energy gain, 29 solver failures; the spinning thin box "
+                  "5.5 mm below the ground";
+}
+
+}  // namespace
+}  // namespace impetus
