@@ -18,6 +18,13 @@ constexpr double kAlgebraTol = 1e-10;
 constexpr double kFdStep = 1e-6;
 constexpr double kFiniteDifferenceTol = 1e-7;
 
+// X_JL = X_WJ⁻¹·X_WL of floating_child_model's pod (link 2) at q, at rest.
+Eigen::Isometry3d pose_in_joint_frame(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q) {
+  const Link& pod = model.links[2];
+  forward_kinematics(model, data, q, Eigen::VectorXd::Zero(model.nv));
+  return Eigen::Isometry3d((data.X_WL[pod.parent] * pod.joint.X_PJ).inverse() * data.X_WL[2]);
+}
+
 TEST(FloatingChild, VelocityIsTheRateOfPositionInJAndAngularVelocityInL) {
   // v = (ṗ_JL in J, ω_JL in L): along q ⊕ ε·e_k the pose X_JL = X_WJ⁻¹·X_WL moves its origin by e_k in J
   // (k < 3) and turns by R_JLᵀ·Ṙ_JL = [e_{k−3}]× (k ≥ 3), whatever the parent's pose.
@@ -25,11 +32,8 @@ TEST(FloatingChild, VelocityIsTheRateOfPositionInJAndAngularVelocityInL) {
   const Link& pod = model.links[2];
   MultibodyData data(model);
   std::mt19937 rng(17);
-  const Eigen::VectorXd q = test::random_configuration(model, rng), zero = Eigen::VectorXd::Zero(model.nv);
-  const auto X_JL = [&](const Eigen::VectorXd& qq) {
-    forward_kinematics(model, data, qq, zero);
-    return Eigen::Isometry3d((data.X_WL[pod.parent] * pod.joint.X_PJ).inverse() * data.X_WL[2]);
-  };
+  const Eigen::VectorXd q = test::random_configuration(model, rng);
+  const auto X_JL = [&](const Eigen::VectorXd& qq) { return pose_in_joint_frame(model, data, qq); };
   const Eigen::Isometry3d X0 = X_JL(q);
   for (int c = 0; c < 6; ++c) {
     Eigen::VectorXd qp, qm;
@@ -51,11 +55,8 @@ TEST(FloatingChild, TheParentsJointsDoNotMoveThePodRelativeToJ) {
   const Link& pod = model.links[2];
   MultibodyData data(model);
   std::mt19937 rng(19);
-  const Eigen::VectorXd q = test::random_configuration(model, rng), zero = Eigen::VectorXd::Zero(model.nv);
-  const auto X_JL = [&](const Eigen::VectorXd& qq) {
-    forward_kinematics(model, data, qq, zero);
-    return Eigen::Isometry3d((data.X_WL[pod.parent] * pod.joint.X_PJ).inverse() * data.X_WL[2]);
-  };
+  const Eigen::VectorXd q = test::random_configuration(model, rng);
+  const auto X_JL = [&](const Eigen::VectorXd& qq) { return pose_in_joint_frame(model, data, qq); };
   Eigen::VectorXd others = test::random_vector(model.nv, rng);
   others.segment<6>(pod.joint.v_index).setZero();
   others.tail<1>().setZero();  // the flap, a child of the pod, does not move the pod either; keep it simple
