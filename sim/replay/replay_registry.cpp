@@ -33,8 +33,21 @@ std::string gains(const std::string& controller) {
 
 std::string ground(const std::string& terrain) {
   if (terrain == "flat") return R"(<ground mu="0.1"/>)";
-  if (terrain == "flat_sticky") return R"(<ground mu="1.5"/>)";
+  // μ = ∞ is the no_slip model (S v⁺ = T v⁺ = 0 as equality constraints, μ ignored); the ground's μ = 100 is
+  // what the Coulomb ID controllers see, as in the paper's own "μ = ∞" runs (id_qp_noslip's mu_infinity).
+  if (terrain == "flat_noslip") return R"(<ground mu="100"/>)";
   return R"(<ground mu="0.5"><height_map seed="1"/></ground>)";
+}
+
+/// The simulator's contact model: the paper's stewart_trinkle, no_slip on a μ = ∞ terrain, or the request's.
+std::string contact_model(const ReplayRequest& r) {
+  if (r.terrain == "flat_noslip") {
+    if (!r.contact_model.empty() && r.contact_model != "no_slip")
+      throw std::invalid_argument("replay " + r.name + ": terrain flat_noslip is μ = ∞ as no-slip constraints, the " +
+                                  "no_slip model; --model " + r.contact_model + " contradicts it (use terrain flat)");
+    return "no_slip";
+  }
+  return r.contact_model.empty() ? "stewart_trinkle" : r.contact_model;
 }
 
 
@@ -43,7 +56,7 @@ std::string links_scene(const std::string& models_dir, const ReplayRequest& r, d
   std::ostringstream s;
   s << std::setprecision(17);
   s << "<scene name=\"" << r.name << "\">\n  <physics dt=\"0.001\" duration=\"" << duration << "\" contact_model=\""
-    << (r.contact_model.empty() ? "stewart_trinkle" : r.contact_model) << "\" mu=\"0.5\"/>\n  " << ground(r.terrain)
+    << contact_model(r) << "\" mu=\"0.5\"/>\n  " << ground(r.terrain)
     << "\n  <model name=\"links\" urdf=\"" << models_dir << "/links/links.urdf\" base=\"floating\""
     << " check_triangle_inequality=\"false\">\n    <origin xyz=\"0 0 " << z << "\"/>\n    " << joints
     << "\n    <controller type=\"" << r.controller << "\"" << gains(r.controller) << controller_body << "\n  </model>\n</scene>\n";
@@ -142,10 +155,10 @@ const std::vector<ReplayInfo>& replay_list() {
                                                   "id_sensed", "pid"};
     return std::vector<ReplayInfo>{
         {"links_stance", "seed 004: LINKS standing still at init.xml's pose (Σ f_N = 47.088 N)",
-         {"flat_sticky", "flat", "height_map"}, controllers, 2.0},
+         {"flat_noslip", "flat", "height_map"}, controllers, 2.0},
         // Not on the height map yet: the planner's feet and base follow a flat ground.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_sticky", "flat"}, controllers, 30.0},
+         {"flat_noslip", "flat"}, controllers, 30.0},
     };
   }();
   return list;

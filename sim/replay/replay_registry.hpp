@@ -6,9 +6,10 @@
 //   links_stance   LINKS stands still at init.xml's pose (seed 004 §7.1: Σ f_N = 47.088 N)
 //   links_trot     LINKS trots seed 004's waypoints (§7.2; control/gait/), on flat terrains only (the
 //                  planner does not yet place feet on a height map)
-// Terrains: flat (the plane, μ = 0.1, "slippery"), flat_sticky (μ = 1.5: a large finite μ; the paper's
-// μ = ∞ as no-slip equality constraints is not built yet), height_map (seed 004's rough terrain,
-// <ground><height_map/>, seed 1). The contact model is the paper's simulator, stewart_trinkle, unless asked.
+// Terrains: flat (the plane, μ = 0.1, "slippery"), flat_noslip (the plane, μ = ∞ "sticky": the paper's
+// no-slip contact, S v⁺ = T v⁺ = 0 as equality constraints, i.e. the no_slip model — not a large μ),
+// height_map (seed 004's rough terrain, <ground><height_map/>, seed 1). The contact model is the paper's
+// simulator, stewart_trinkle, unless asked, and no_slip on flat_noslip (another --model is refused there).
 #pragma once
 
 #include <string>

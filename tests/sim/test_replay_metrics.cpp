@@ -26,7 +26,7 @@ ReplayMetrics run_stance(int steps, const std::string& json_path = "") {
   ReplayRequest request;
   request.name = "links_stance";
   request.controller = "id_lcp_coulomb";
-  request.terrain = "flat_sticky";
+  request.terrain = "flat";   // stewart_trinkle, id_lcp_coulomb's twin
   const World world = load_scene(write_replay_scene(request, kModels, dir.path()));
   Stepper stepper(world.model, world.model.physics.contact_model, kDt);
   State state = world.initial;
@@ -61,6 +61,49 @@ TEST(ReplayMetrics, LinksStanceUnderLcpCoulomb) {
   EXPECT_LT(m.mean_abs_tau, 2.6);
   EXPECT_LT(m.mean_abs_dtau, 0.1 * m.mean_abs_tau);
   EXPECT_GE(m.max_abs_dtau_dt, m.mean_abs_dtau / kDt);
+}
+
+TEST(ReplayMetrics, NoSlipTerrainLocksTheFeet) {
+  // flat_noslip is μ = ∞ as the no_slip model's equality constraints: every foot contact leaves the step
+  // with zero tangential velocity (S v⁺ = T v⁺ = 0), whatever tangential impulse that takes, and the feet
+  // carry the weight. The joint PD (no prediction) keeps the controller out of the question.
+  const test::TempDir dir("replay_noslip");
+  ReplayRequest request;
+  request.name = "links_stance";
+  request.controller = "pid";
+  request.terrain = "flat_noslip";
+  const World world = load_scene(write_replay_scene(request, kModels, dir.path()));
+  ASSERT_EQ(world.model.physics.contact_model, "no_slip");
+  Stepper stepper(world.model, world.model.physics.contact_model, kDt);
+  State state = world.initial;
+  // The no_slip certificate holds every row to 1e-9 (certificate_tolerance) relative to the problem's
+  // scale; 1e-9 m/s is that order for velocities of order 1 m/s and below.
+  constexpr double kStuck = 1e-9;
+  constexpr int kSteps = 300;
+  double weight_impulse = 0;
+  for (int k = 0; k < kSteps; ++k) {
+    stepper.step(state);
+    const StepData& data = stepper.data();
+    ASSERT_EQ(data.problems.size(), 1u) << "step " << k;
+    const ContactProblem& P = data.problems[0];
+    const ContactResult& r = data.results[0];
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "step " << k;
+    ASSERT_EQ(P.N.rows(), 4) << "step " << k << ": every foot on the ground";
+    EXPECT_LT((P.S * r.v_plus).cwiseAbs().maxCoeff(), kStuck) << "step " << k;
+    EXPECT_LT((P.T * r.v_plus).cwiseAbs().maxCoeff(), kStuck) << "step " << k;
+    weight_impulse += r.p_N.sum();
+  }
+  // Over 0.3 s the ground's impulse is the weight's, less the settling's small momentum change.
+  EXPECT_NEAR(weight_impulse / (kSteps * kDt), kWeight, 0.02 * kWeight);
+}
+
+TEST(ReplayMetrics, NoSlipTerrainRefusesAnotherModel) {
+  const test::TempDir dir("replay_noslip_model");
+  ReplayRequest request;
+  request.name = "links_stance";
+  request.terrain = "flat_noslip";
+  request.contact_model = "stewart_trinkle";
+  EXPECT_THROW(write_replay_scene(request, kModels, dir.path()), std::invalid_argument);
 }
 
 TEST(ReplayMetrics, SameRunSameMetricsJson) {

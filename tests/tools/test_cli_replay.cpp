@@ -41,7 +41,7 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
   // 0.2 s of LINKS standing under id_lcp_coulomb on stewart_trinkle: the ground carries the robot's weight
   // and the twin prediction matches the simulator.
   const fs::path a = scratch("a"), b = scratch("b");
-  const std::string args = "replay links_stance --controller id_lcp_coulomb --duration 0.2 --out ";
+  const std::string args = "replay links_stance --controller id_lcp_coulomb --terrain flat --duration 0.2 --out ";
   const auto run_a = run_impetus(args + a.string());
   ASSERT_EQ(run_a.status, 0) << run_a.text;
   ASSERT_EQ(run_impetus(args + b.string()).status, 0);
@@ -61,7 +61,8 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
 }
 
 TEST(CliReplay, UnknownNamesAreRefused) {
-  for (const char* args : {"replay nothing", "replay links_stance --controller nope", "replay links_trot --terrain height_map"}) {
+  for (const char* args : {"replay nothing", "replay links_stance --controller nope", "replay links_trot --terrain height_map",
+                           "replay links_stance --terrain flat_sticky"}) {
     const auto out = run_impetus(args);
     EXPECT_EQ(out.status, 1) << args << "\n" << out.text;
     EXPECT_NE(out.text.find("one of:"), std::string::npos) << out.text;
