@@ -17,12 +17,13 @@ namespace impetus {
 using ModelOptions = std::map<std::string, std::string>;
 
 /// What a model needs from the collision and assembly stages beyond the point-contact and joint-limit rows
-/// every model receives. Declared in the model's factory entry (contact/factory.cpp); the stepper reads it
-/// there and never asks for a model by name.
+/// every model receives. Declared in the model's factory entry (contact/factory.cpp); the stepper's assembly
+/// stage (sim/assembly_stage.hpp) reads it there and never asks for a model by name. Each need comes in
+/// ContactProblem::extension as a type of its own, and the model's answer in ContactResult::extension.
 struct ProblemNeeds {
   /// Body–half-space pairs of the free polyhedral bodies' convex hulls against the ground, each standing for
-  /// its body's ground point contacts (ContactProblem::body_plane, q, q_offsets, replaced_by; filled by
-  /// sim/assembly_ecp.hpp). A model that asks for them is geometrically implicit: its result may carry q⁺.
+  /// its body's ground point contacts (HullPlaneProblem and HullPlaneResult, contact/hull_plane.hpp; filled
+  /// by sim/assembly_ecp.hpp). A model that asks for them is geometrically implicit: its result may carry q⁺.
   bool hull_plane_pairs = false;
 };
 

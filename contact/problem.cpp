@@ -120,7 +120,6 @@ void ContactProblem::clear_rows(int columns) {
   mu_viscous.resize(0);
   keys.clear();
   touch_margin = std::numeric_limits<double>::infinity();
-  replaced_by.clear();
   nl = 0;
   L.resize(0, columns);
   phi_L.resize(0);

@@ -30,6 +30,8 @@
 #include <limits>
 #include <vector>
 
+#include "contact/typed_slot.hpp"
+
 namespace impetus {
 
 using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor>;
@@ -40,39 +42,6 @@ struct SystemBlock {
   int size = 0;                           // its number of velocity coordinates
   const Eigen::MatrixXd* M = nullptr;     // (size×size) inertia incl. dt·damping, owned by the stepper
   const Eigen::LLT<Eigen::MatrixXd>* M_llt = nullptr;  // its Cholesky factor
-};
-
-/// A convex polytope in a body's frame L, as half-spaces (Conv(F) of seed 003 §III-B):
-///   Conv(F) = {x : u_iᵀx ≤ d_i, i = 1..m},  f_i(x) = u_iᵀx − d_i  (seed 003 Eqs. 5–11).
-struct BodyHull {
-  Eigen::Matrix3Xd vertices;              // (3×nh) hull vertices x_j in L (m)
-  Eigen::Matrix3Xd normals;               // (3×m) outward unit face normals u_i in L
-  Eigen::VectorXd offsets;                // (m) face offsets d_i (m)
-  std::vector<std::vector<int>> faces;    // (m) vertex indices of each face (columns of `vertices`)
-  double diameter = 0;                    // largest vertex distance (m): the length scale of tolerances
-};
-
-/// A free rigid body of the island against a static half-space, for the geometrically implicit ECP model
-/// (seed 003; sim/assembly_ecp.hpp fills it, every other model ignores it). The solid half-space is
-/// {x : n·x ≤ d}; n points out of it, towards the body (the body is A, the plane B: DESIGN.md).
-struct BodyPlanePair {
-  int body = -1;                          // identity across steps: the body's link index
-  int system = -1;                        // its system block (a one-link floating tree): velocity coordinates
-                                          // [v_WC; ω_W] at systems[system].offset (dynamics/model.hpp),
-                                          // configuration [p_WL; R_WL as (w,x,y,z)] at q_offsets[system]
-  Eigen::Vector3d p_LC = Eigen::Vector3d::Zero();   // centre of mass in L (m): the body turns about it
-  const BodyHull* hull = nullptr;         // Conv(F) in L; owned by the assembler, outlives the problem
-  Eigen::Vector3d n_W = Eigen::Vector3d::UnitZ();   // plane normal n (unit, world)
-  double d = 0;                           // plane offset: the plane is n·x = d (m)
-  Eigen::Vector3d t_W = Eigen::Vector3d::UnitX();   // tangents t, o of seed 003 Eq. 2 (o = n × t), the
-  Eigen::Vector3d o_W = Eigen::Vector3d::UnitY();   // t1, t2 of the point-contact rows
-  double mu = 0;                          // Coulomb coefficient of the pair
-  // Warm start: the previous step's solution of the same pair (has_guess false: none).
-  bool has_guess = false;
-  Eigen::Vector3d a1_guess = Eigen::Vector3d::Zero();   // ECP on Conv(F), world (m)
-  Eigen::VectorXd l_guess;                // (m) face multipliers l_i
-  Eigen::Vector4d p_guess = Eigen::Vector4d::Zero();    // (p_n, p_t, p_o, p_r): N·s, N·s, N·s, N·m·s
-  double sigma_guess = 0;                 // slip speed σ (m/s)
 };
 
 /// Identity of a contact across steps, for warm starts: the pair of geometries and the
@@ -137,13 +106,9 @@ struct ContactProblem {
   Eigen::VectorXd p_N_guess, p_S_guess, p_T_guess;   // (nc)
   Eigen::VectorXd p_L_guess;                         // (nl)
 
-  // --- geometrically implicit contact (the ECP model; empty for every other model) ---
-  Eigen::VectorXd q;                      // (nq) configuration at t, system by system: system i's coordinates
-                                          // are q[q_offsets[i] .. q_offsets[i+1]) (a tree's layout in State::q)
-  std::vector<int> q_offsets;             // (systems + 1), or empty when q is
-  std::vector<BodyPlanePair> body_plane;  // body–half-space pairs, each replacing the pair's point contacts
-  std::vector<int> replaced_by;           // (nc) or empty: the body_plane pair whose ECP stands for contact
-                                          // row r (its impulses are then 0), −1 for rows solved as points
+  // --- what the model's ProblemNeeds (contact_model.hpp) asked of the assembly beyond these rows, as the
+  //     type the need names (hull_plane_pairs: HullPlaneProblem, contact/hull_plane.hpp); empty otherwise ---
+  TypedSlot extension;
 
   /// out = M⁻¹ x, block by block (x, out: nv).
   void solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const;
@@ -152,8 +117,8 @@ struct ContactProblem {
   void delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out, DelassusScratch& scratch) const;
   /// Kinetic energy ½ xᵀ M x of a velocity of this island.
   double kinetic_energy(const Eigen::VectorXd& x) const;
-  /// No contact and no joint-limit row (nc = nl = 0) over nv velocity coordinates, guesses and
-  /// replaced_by included; keeps the storage for reuse.
+  /// No contact and no joint-limit row (nc = nl = 0) over nv velocity coordinates, guesses included; keeps
+  /// the storage for reuse.
   void clear_rows(int nv);
 };
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "contact/typed_slot.hpp"
+
 namespace impetus {
 
 enum class SolveStatus {
@@ -24,19 +26,6 @@ struct SolverStatistics {
   std::string message;         // why it failed or fell back; empty when Solved
 };
 
-/// The solution of one ContactProblem::body_plane pair (ECP model, seed 003), at t + dt.
-struct BodyPlaneSolution {
-  int body = -1;                          // BodyPlanePair::body
-  Eigen::Vector3d a1_W = Eigen::Vector3d::Zero();   // equivalent contact point on Conv(F) (m)
-  Eigen::Vector3d a2_W = Eigen::Vector3d::Zero();   // its partner on the plane: a1 − gap·n (m)
-  double gap = 0;                         // n·a1 − d (m), ≥ 0: the distance of Conv(F) from the plane
-  double p_n = 0, p_t = 0, p_o = 0;       // impulses along n, t, o (N·s), applied at a1
-  double p_r = 0;                         // frictional moment impulse about n (N·m·s)
-  double sigma = 0;                       // slip speed σ of seed 003 Eqs. 14–15 (m/s)
-  int active_face = -1;                   // the hull face with the largest multiplier (−1: none)
-  Eigen::VectorXd l;                      // (m) face multipliers l_i
-};
-
 /// One contact as a run reports it (contacts.csv): a point row of the problem, or a point the model chose
 /// itself (the equivalent contact point of a body–plane pair).
 struct ContactReport {
@@ -52,14 +41,17 @@ struct ContactResult {
   Eigen::VectorXd p_N, p_S, p_T;          // (nc) impulses (N·s): normal, along t1, along t2
   Eigen::VectorXd p_L;                    // (nl) joint-limit impulses
 
-  // --- what a geometrically implicit model (ECP) decides beyond v⁺; empty for every other model ---
-  Eigen::VectorXd q_plus;                 // the island's configuration at t + dt, layout of ContactProblem::q;
-                                          // only the coordinates of q_plus_systems are the model's
+  // --- what a geometrically implicit model decides beyond v⁺; empty for every other model ---
+  Eigen::VectorXd q_plus;                 // the island's configuration at t + dt, system after system, each in
+                                          // its tree's layout of State::q; only the coordinates of
+                                          // q_plus_systems are the model's
   std::vector<int> q_plus_systems;        // systems whose q⁺ the model decided: integration takes theirs from
                                           // q_plus, the integrator's rule q ⊕ dt·v⁺ gives the others'
   std::vector<ContactReport> contacts;    // points the model chose, reported in place of the rows they stand
-                                          // for (ContactProblem::replaced_by)
-  std::vector<BodyPlaneSolution> body_plane;   // one per ContactProblem::body_plane pair
+                                          // for (the assembly marks those rows: StepData::replaced)
+  /// The model's answer to ContactProblem::extension, as the type its ProblemNeeds name (hull_plane_pairs:
+  /// HullPlaneResult, contact/hull_plane.hpp), which the assembly reads for the next step's warm starts.
+  TypedSlot extension;
 
   SolverStatistics stats;
   /// The model's own account of this solve (MaxDissipationReport, NoSlipReport, ViscousReport; empty for a
@@ -78,12 +70,13 @@ struct ContactResult {
     return report.emplace<R>();
   }
 
-  /// No geometrically implicit part (q_plus, q_plus_systems, contacts, body_plane empty); keeps the storage.
+  /// No geometrically implicit part (q_plus, q_plus_systems, contacts, extension empty): for a model that
+  /// answers no extension.
   void clear_implicit() {
     q_plus.resize(0);
     q_plus_systems.clear();
     contacts.clear();
-    body_plane.clear();
+    extension.reset();
   }
 };
 

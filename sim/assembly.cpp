@@ -144,10 +144,6 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     ContactProblem& P = data.problems[k];
     P.dt = dt;
     P.touch_margin = model.collision.margin;
-    P.q.resize(0);             // no geometrically implicit part unless a later part of the stage adds one
-    P.q_offsets.clear();
-    P.body_plane.clear();
-    P.replaced_by.clear();
     P.systems.clear();
     int nv = 0;
     for (int t : island.trees) {

@@ -103,6 +103,7 @@ EcpAssembly::EcpAssembly(const WorldModel& model) : model_(model) {
 void EcpAssembly::assemble(const State& state, double dt,
                            const std::unordered_map<int, BodyPlaneWarmStart>& previous, StepData& data) const {
   const MultibodyModel& mb = model_.multibody;
+  for (ContactProblem& P : data.problems) P.extension.slot<HullPlaneProblem>().clear();
   // On a height map the ground is no plane: ECP bodies keep the collision stage's point contacts.
   if (!model_.has_ground || model_.terrain) return;
 
@@ -143,16 +144,17 @@ void EcpAssembly::assemble(const State& state, double dt,
   // The pairs, the island configurations and the replaced rows.
   for (auto [link, k] : members) {
     const Island& island = data.islands[k];
-    ContactProblem& P = data.problems[k];
-    if (P.q_offsets.empty()) {
-      P.q_offsets.push_back(0);
-      for (int tr : island.trees) P.q_offsets.push_back(P.q_offsets.back() + mb.trees[tr].nq);
-      P.q.resize(P.q_offsets.back());
+    const ContactProblem& P = data.problems[k];
+    HullPlaneProblem& H = data.problems[k].extension.slot<HullPlaneProblem>();
+    if (H.q_offsets.empty()) {
+      H.q_offsets.push_back(0);
+      for (int tr : island.trees) H.q_offsets.push_back(H.q_offsets.back() + mb.trees[tr].nq);
+      H.q.resize(H.q_offsets.back());
       for (std::size_t i = 0; i < island.trees.size(); ++i) {
         const Tree& tree = mb.trees[island.trees[i]];
-        P.q.segment(P.q_offsets[i], tree.nq) = state.q.segment(tree.q_offset, tree.nq);
+        H.q.segment(H.q_offsets[i], tree.nq) = state.q.segment(tree.q_offset, tree.nq);
       }
-      P.replaced_by.assign(P.nc, -1);
+      H.replaced_by.assign(P.nc, -1);
     }
     const int system = static_cast<int>(std::find(island.trees.begin(), island.trees.end(), mb.links[link].tree) -
                                         island.trees.begin());
@@ -173,13 +175,37 @@ void EcpAssembly::assemble(const State& state, double dt,
       pair.p_guess = it->second.p;
       pair.sigma_guess = it->second.sigma;
     }
-    const int index = static_cast<int>(P.body_plane.size());
-    P.body_plane.push_back(std::move(pair));
+    const int index = static_cast<int>(H.pairs.size());
+    H.pairs.push_back(std::move(pair));
     for (int r = 0; r < P.nc; ++r) {
       const ContactPoint& c = data.contacts[island.contacts[r]];
-      if (c.link_a == link && c.link_b == kGround) P.replaced_by[r] = index;
+      if (c.link_a == link && c.link_b == kGround) {
+        H.replaced_by[r] = index;
+        data.replaced[island.contacts[r]] = 1;
+      }
     }
   }
+}
+
+void EcpAssembly::remember(const std::vector<ContactResult>& results,
+                           std::unordered_map<int, BodyPlaneWarmStart>& memory) const {
+  // In place: a pair that persists keeps its node and its l's storage.
+  std::erase_if(memory, [&](const auto& entry) {
+    for (const ContactResult& result : results)
+      if (const HullPlaneResult* solved = result.extension.find<HullPlaneResult>())
+        for (const BodyPlaneSolution& s : solved->pairs)
+          if (s.body == entry.first) return false;
+    return true;
+  });
+  for (const ContactResult& result : results)
+    if (const HullPlaneResult* solved = result.extension.find<HullPlaneResult>())
+      for (const BodyPlaneSolution& s : solved->pairs) {
+        BodyPlaneWarmStart& w = memory[s.body];
+        w.a1_W = s.a1_W;
+        w.l = s.l;   // same size as last step's: no reallocation
+        w.p = Eigen::Vector4d(s.p_n, s.p_t, s.p_o, s.p_r);
+        w.sigma = s.sigma;
+      }
 }
 
 }  // namespace impetus

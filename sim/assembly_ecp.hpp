@@ -8,25 +8,27 @@
 // with anything but the ground (seed 003's argument, "separation of Conv(F) from G ⇔ separation of F
 // from G", holds only against a half-space).
 //
-// Each step, after assemble_contact_problems (sim/assembly.hpp), which leaves every problem without pairs:
+// Each step, within the assembly stage (sim/assembly_stage.hpp), after assemble_contact_problems (sim/assembly.hpp):
 //   - an ECP body takes part when the lowest point of its hull is within reach of the ground plane:
 //         min_j n·x_j − d  ≤  margin + kReachSteps·dt·(speed bound of its hull points),
 //     or when the collision stage reports it touching the ground. Its island gains a BodyPlanePair; a body
 //     in no island gets an island of its own (the ECP is geometrically implicit: it needs no contact point
 //     from FCL to stop the body at the plane);
-//   - the ground contact rows of that body are marked ContactProblem::replaced_by (the model gives them
-//     no impulse: the ECP carries the load);
-//   - ContactProblem::q and q_offsets describe the island's configuration (system i's coordinates are
+//   - the ground contact rows of that body are marked HullPlaneProblem::replaced_by (the model gives them
+//     no impulse: the ECP carries the load) and StepData::replaced (the ECP is reported in their place);
+//   - HullPlaneProblem::q and q_offsets describe the island's configuration (system i's coordinates are
 //     its tree's, in State::q order), and each pair is warm-started from the previous step's solution of
 //     the same body (the stepper's WarmStartMemory, sim/step_data.hpp, which restart points save).
 // The model returns each pair's body's q⁺ in ContactResult::q_plus (q_plus_systems names them), which the
-// stepper's integration takes over q ⊕ dt·v⁺: the configuration at which (E4)–(E6) hold.
+// stepper's integration takes over q ⊕ dt·v⁺: the configuration at which (E4)–(E6) hold; and each pair's
+// solution in its HullPlaneResult, which remember() keeps by body for the next step.
 #pragma once
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "contact/hull_plane.hpp"
 #include "contact/problem.hpp"
 #include "sim/step_data.hpp"
 
@@ -53,11 +55,14 @@ class EcpAssembly {
   /// Builds the hulls of every ECP body of `model` (which must outlive this object).
   explicit EcpAssembly(const WorldModel& model);
 
-  /// Adds the pairs (and islands with their problems for bodies in none); call right after
-  /// assemble_contact_problems(model, state, dt, previous, data). `previous`: the last step's solutions by
-  /// body, the warm starts.
+  /// Adds the pairs (and islands with their problems for bodies in none) to every problem's
+  /// HullPlaneProblem (ContactProblem::extension) and marks the rows they replace in data.replaced; call
+  /// right after assemble_contact_problems(model, state, dt, previous, data). `previous`: the last step's
+  /// solutions by body, the warm starts.
   void assemble(const State& state, double dt, const std::unordered_map<int, BodyPlaneWarmStart>& previous,
                 StepData& data) const;
+  /// The pairs' solutions of this step (each result's HullPlaneResult) by body: the next step's warm starts.
+  void remember(const std::vector<ContactResult>& results, std::unordered_map<int, BodyPlaneWarmStart>& memory) const;
 
   /// Per link (index of MultibodyModel::links).
   const std::vector<EcpBodyInfo>& bodies() const { return bodies_; }

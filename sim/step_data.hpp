@@ -28,8 +28,8 @@ struct StageTimes {
 /// Impulses (p_N, p_S, p_T) of the last step by contact identity: the warm start of the next.
 using ImpulseMemory = std::unordered_map<ContactKey, Eigen::Vector3d, ContactKeyHash>;
 
-/// The last step's solution of a body–plane pair (ContactResult::body_plane) that warm-starts the same
-/// pair in the next step (BodyPlanePair's guesses).
+/// The last step's solution of a body–plane pair (HullPlaneResult, contact/hull_plane.hpp) that warm-starts
+/// the same pair in the next step (BodyPlanePair's guesses).
 struct BodyPlaneWarmStart {
   Eigen::Vector3d a1_W = Eigen::Vector3d::Zero();   // ECP on Conv(F), world (m)
   Eigen::VectorXd l;                                // (m) face multipliers l_i
@@ -146,6 +146,8 @@ struct StepData {
   std::vector<Island> islands;
   std::vector<ContactProblem> problems;   // one per island
   std::vector<Eigen::Vector3d> t1, t2;    // per contact: tangent directions of the S and T rows (W)
+  std::vector<char> replaced;             // (contacts) the row is stood for by a point the model chooses (a
+                                          // body–plane pair's ECP), reported in its place
   AssemblyScratch assembly;
 
   // --- 5. contact ---
@@ -153,10 +155,9 @@ struct StepData {
   std::vector<double> island_energy_change;   // (islands) J: ½v⁺ᵀMv⁺ − ½v*ᵀMv* of each island
   Eigen::VectorXd v_plus;                 // (nv)
   std::vector<Eigen::Vector3d> impulse;   // per contact: (p_N, p_S, p_T) in N·s
-  std::vector<ContactReport> reported;    // the step's contacts as the recorder writes them: the rows no
-                                          // body–plane pair replaces, in ContactSet order, with their impulses,
-                                          // then each island's ContactResult::contacts
-  std::vector<char> replaced;             // (contacts) scratch: the row is stood for by a body–plane pair
+  std::vector<ContactReport> reported;    // the step's contacts as the recorder writes them: the rows not
+                                          // replaced, in ContactSet order, with their impulses, then each
+                                          // island's ContactResult::contacts
   std::vector<ContactKey> warm_keys;      // (contacts) scratch: this step's keys, sorted, for the warm-start memory
 
   // --- 6. integration ---

@@ -1,15 +1,12 @@
 #include "sim/stepper.hpp"
 
 #include <algorithm>
-#include <cassert>
-#include <tuple>
 #include <chrono>
 
 #include "contact/factory.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/kinematics.hpp"
 #include "dynamics/mimic.hpp"
-#include "sim/assembly.hpp"
 #include "sim/free_velocity.hpp"
 #include "sim/collision_filter.hpp"
 #include "sim/joint_friction_stage.hpp"
@@ -43,18 +40,16 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
     : model_(model),
       dt_(dt),
       contact_model_name_(contact_model),
-      needs_(contact_model_info(contact_model).needs),
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
       pool_(resolve_thread_count(threads)),
       detector_(model.geometries, collision_filter(model)),
       data_(model),
-      control_(model, dt) {
+      control_(model, dt),
+      assembly_(model, contact_model_info(contact_model).needs) {
   std::vector<int> hull_bodies;   // their ground contacts are the model's body–plane pairs
-  if (needs_.hull_plane_pairs) {
-    hull_plane_.emplace(model_);
-    for (const EcpBodyInfo& body : hull_plane_->bodies())
+  if (const EcpAssembly* hull_plane = assembly_.hull_plane())
+    for (const EcpBodyInfo& body : hull_plane->bodies())
       if (body.hull && body.link >= 0) hull_bodies.push_back(body.link);
-  }
   recovery_scope_ = RecoveryScope(model_, hull_bodies);
   contact_threads_.resize(pool_.threads());
   for (ContactThread& thread : contact_threads_) thread.workspace = contact_model_->make_workspace();
@@ -105,12 +100,7 @@ void Stepper::compute_dynamics(const State& state) {
   compute_free_velocity(model_, dt_, state, data_.tau_control, data_);
 }
 
-void Stepper::assemble_contact_problems(const State& state) {
-  impetus::assemble_contact_problems(model_, state, dt_, warm_start_.impulses, data_);
-  // The free bodies' hull–ground pairs replace their ground point contacts.
-  if (hull_plane_) hull_plane_->assemble(state, dt_, warm_start_.body_plane, data_);
-  assert(data_.problems.size() == data_.islands.size());
-}
+void Stepper::assemble_contact_problems(const State& state) { assembly_.assemble(state, dt_, warm_start_, data_); }
 
 void Stepper::solve_contacts() {
   data_.v_plus = data_.v_star;  // trees in no island move freely
@@ -134,7 +124,7 @@ void Stepper::solve_contacts() {
     if (result.stats.status == SolveStatus::Failed) ++s.solver_failures;
     s.contact_energy_change += data_.island_energy_change[k];
   }
-  remember_warm_starts();
+  assembly_.remember(data_, warm_start_);
   report_contacts();
 }
 
@@ -167,46 +157,9 @@ void Stepper::solve_island(int k, ContactThread& thread) {
     data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
 }
 
-void Stepper::remember_warm_starts() {
-  // Updated in place, not cleared and refilled: a contact (or pair) that persists keeps its node, so a settled
-  // scene allocates nothing here. What the memory holds is the same either way.
-  const auto before = [](const ContactKey& a, const ContactKey& b) {
-    return std::tie(a.geom_a, a.geom_b, a.feature) < std::tie(b.geom_a, b.geom_b, b.feature);
-  };
-  std::vector<ContactKey>& keys = data_.warm_keys;
-  keys.clear();
-  for (const ContactProblem& problem : data_.problems) keys.insert(keys.end(), problem.keys.begin(), problem.keys.begin() + problem.nc);
-  std::sort(keys.begin(), keys.end(), before);
-  std::erase_if(warm_start_.impulses,
-                [&](const auto& entry) { return !std::binary_search(keys.begin(), keys.end(), entry.first, before); });
-  for (std::size_t k = 0; k < data_.islands.size(); ++k)
-    for (int r = 0; r < data_.problems[k].nc; ++r)
-      warm_start_.impulses[data_.problems[k].keys[r]] = data_.impulse[data_.islands[k].contacts[r]];
-
-  std::erase_if(warm_start_.body_plane, [&](const auto& entry) {
-    for (const ContactResult& result : data_.results)
-      for (const BodyPlaneSolution& s : result.body_plane)
-        if (s.body == entry.first) return false;
-    return true;
-  });
-  for (const ContactResult& result : data_.results)
-    for (const BodyPlaneSolution& s : result.body_plane) {
-      BodyPlaneWarmStart& w = warm_start_.body_plane[s.body];
-      w.a1_W = s.a1_W;
-      w.l = s.l;   // same size as last step's: no reallocation
-      w.p = Eigen::Vector4d(s.p_n, s.p_t, s.p_o, s.p_r);
-      w.sigma = s.sigma;
-    }
-}
-
 void Stepper::report_contacts() {
-  // A row that a body–plane pair stands for is reported through the point the model chose for the pair.
-  data_.replaced.assign(data_.contacts.size(), 0);
-  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
-    const std::vector<int>& replaced_by = data_.problems[k].replaced_by;
-    for (std::size_t r = 0; r < replaced_by.size(); ++r)
-      if (replaced_by[r] >= 0) data_.replaced[data_.islands[k].contacts[r]] = 1;
-  }
+  // A row the assembly marked as stood for by a point the model chose (a body–plane pair's ECP) is
+  // reported through that point.
   data_.reported.clear();
   for (std::size_t i = 0; i < data_.contacts.size(); ++i) {
     if (data_.replaced[i]) continue;
@@ -223,11 +176,13 @@ void Stepper::integrate_state(State& state) {
   // A geometrically implicit model's q⁺ is the configuration its constraints hold at (equal to the
   // integrator's to round-off: contact/ecp/ecp_model.hpp (E3)), so that its no-penetration is the state's.
   for (std::size_t k = 0; k < data_.islands.size(); ++k) {
-    const ContactProblem& problem = data_.problems[k];
+    const std::vector<int>& trees = data_.islands[k].trees;
     const ContactResult& result = data_.results[k];
     for (int system : result.q_plus_systems) {
-      const Tree& tree = model_.multibody.trees[data_.islands[k].trees[system]];
-      data_.q_plus.segment(tree.q_offset, tree.nq) = result.q_plus.segment(problem.q_offsets[system], tree.nq);
+      int offset = 0;   // q⁺ lays the systems out one after the other (ContactResult::q_plus)
+      for (int i = 0; i < system; ++i) offset += model_.multibody.trees[trees[i]].nq;
+      const Tree& tree = model_.multibody.trees[trees[system]];
+      data_.q_plus.segment(tree.q_offset, tree.nq) = result.q_plus.segment(offset, tree.nq);
     }
   }
   recover_penetration(model_, detector_, recovery_scope_, data_);

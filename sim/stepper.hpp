@@ -21,11 +21,10 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 
 #include "collision/collision_detector.hpp"
 #include "contact/contact_model.hpp"
-#include "sim/assembly_ecp.hpp"
+#include "sim/assembly_stage.hpp"
 #include "sim/control_stage.hpp"
 #include "sim/penetration_recovery.hpp"
 #include "sim/step_data.hpp"
@@ -50,8 +49,8 @@ class Stepper {
   void step(State& state);
 
   const StepData& data() const { return data_; }
-  /// The hull–plane part of the assembly, present only when the contact model needs it (ProblemNeeds).
-  const EcpAssembly* hull_plane_assembly() const { return hull_plane_ ? &*hull_plane_ : nullptr; }
+  /// Stage 4, with the parts the contact model's ProblemNeeds ask for.
+  const AssemblyStage& assembly() const { return assembly_; }
   double dt() const { return dt_; }
   const std::string& contact_model_name() const { return contact_model_name_; }
   /// What the last step leaves to the next: the contact stage's warm starts by contact identity and the
@@ -76,23 +75,21 @@ class Stepper {
     Eigen::VectorXd Mv;                            // (nv of a tree) scratch: M v⁺, M v*
   };
   void solve_island(int k, ContactThread& thread);
-  void remember_warm_starts();
   void report_contacts();
   void integrate_state(State& state);
 
   const WorldModel& model_;
   double dt_;
   std::string contact_model_name_;
-  ProblemNeeds needs_;                     // what the model needs from stages 2 and 4 (its factory entry)
   std::unique_ptr<const ContactModel> contact_model_;
   WorkerPool pool_;                        // stage 5's threads
   std::vector<ContactThread> contact_threads_;   // stage 5's buffers, one per thread
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3
+  AssemblyStage assembly_;                 // stage 4, with what the model's ProblemNeeds ask for
 
   WarmStartMemory warm_start_;             // the contact stage's memory from step to step
-  std::optional<EcpAssembly> hull_plane_;  // stage 4's body–plane pairs; only when needs_.hull_plane_pairs
   RecoveryScope recovery_scope_;           // stage 6b's
 };
 

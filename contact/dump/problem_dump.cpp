@@ -108,11 +108,15 @@ void write_problem(Writer& w, const ContactProblem& p) {
   w.dense(p.p_S_guess);
   w.dense(p.p_T_guess);
   w.dense(p.p_L_guess);
-  w.dense(p.q);
-  w.ints(p.q_offsets);
-  w.i64(static_cast<std::int64_t>(p.body_plane.size()));
-  for (const BodyPlanePair& b : p.body_plane) write_body_plane(w, b);
-  w.ints(p.replaced_by);
+  // The hull–plane part (contact/hull_plane.hpp), empty for a problem without it.
+  const HullPlaneProblem none;
+  const HullPlaneProblem* found = p.extension.find<HullPlaneProblem>();
+  const HullPlaneProblem& h = found != nullptr ? *found : none;
+  w.dense(h.q);
+  w.ints(h.q_offsets);
+  w.i64(static_cast<std::int64_t>(h.pairs.size()));
+  for (const BodyPlanePair& b : h.pairs) write_body_plane(w, b);
+  w.ints(h.replaced_by);
   w.f64(p.touch_margin);
 }
 
@@ -151,11 +155,12 @@ void read_problem(Reader& r, std::uint32_t version, DumpedProblem& d) {
   p.p_S_guess = r.vector();
   p.p_T_guess = r.vector();
   p.p_L_guess = r.vector();
-  p.q = r.vector();
-  p.q_offsets = r.ints();
-  p.body_plane.resize(static_cast<std::size_t>(r.size(kMaxCount, "body-plane pair count")));
-  for (BodyPlanePair& b : p.body_plane) read_body_plane(r, d, b);
-  p.replaced_by = r.ints();
+  HullPlaneProblem h;
+  h.q = r.vector();
+  h.q_offsets = r.ints();
+  h.pairs.resize(static_cast<std::size_t>(r.size(kMaxCount, "body-plane pair count")));
+  for (BodyPlanePair& b : h.pairs) read_body_plane(r, d, b);
+  h.replaced_by = r.ints();
   p.touch_margin = version >= 2 ? r.f64() : std::numeric_limits<double>::infinity();
 
   // The sizes must agree, or a model would read out of bounds.
@@ -172,9 +177,11 @@ void read_problem(Reader& r, std::uint32_t version, DumpedProblem& d) {
     next += s.size;
   }
   if (next != p.nv) r.fail("systems do not cover nv");
-  for (const BodyPlanePair& b : p.body_plane)
+  for (const BodyPlanePair& b : h.pairs)
     if (b.system < 0 || b.system >= static_cast<int>(p.systems.size()) || !b.hull)
       r.fail("a body-plane pair without its system or hull");
+  if (h.q.size() > 0 || !h.q_offsets.empty() || !h.pairs.empty() || !h.replaced_by.empty())
+    p.extension.slot<HullPlaneProblem>() = std::move(h);
 }
 
 }  // namespace

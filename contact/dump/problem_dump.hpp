@@ -8,7 +8,8 @@
 //            u32 problem count, then the problems
 //   problem  f64 dt; i64 nv; systems (i64 count; per system i64 offset, i64 size, dense M incl. dt·damping);
 //            v, v*; i64 nc; N, S, T (sparse rows); φ, μ, μ_v; keys (i64 count; i64 geom_a, geom_b, feature);
-//            i64 nl; L; φ_L; guesses p_N, p_S, p_T, p_L; q; q_offsets; body–plane pairs; replaced_by;
+//            i64 nl; L; φ_L; guesses p_N, p_S, p_T, p_L; then the hull–plane part (contact/hull_plane.hpp,
+//            empty without it): q; q_offsets; body–plane pairs; replaced_by;
 //            f64 touch_margin (version 2; a version-1 file, without it, reads as ∞)
 //   strings are a u32 length and bytes; dense blocks i64 rows, i64 cols, then column-major f64; sparse rows
 //   i64 rows, cols, nonzeros, then (i64 row, i64 col, f64 value) row by row.
@@ -23,6 +24,7 @@
 
 #include "contact/contact_model.hpp"
 #include "contact/dump/binary_io.hpp"
+#include "contact/hull_plane.hpp"
 
 namespace impetus {
 

@@ -20,25 +20,25 @@ constexpr double kOmittedFaceFactor = 10;
 /// 0.1 and μ is below any tolerance.
 constexpr double kSmoothing = 1.0;
 
-std::string validate(const ContactProblem& P) {
+std::string validate(const ContactProblem& P, const HullPlaneProblem& H) {
   std::ostringstream why;
   if (!(P.dt > 0) || !std::isfinite(P.dt)) return "dt is not positive";
   for (const SystemBlock& s : P.systems)
     if (s.size > 0 && s.M == nullptr) return "a system block has no inertia matrix";
-  if (!P.replaced_by.empty() && static_cast<int>(P.replaced_by.size()) != P.nc)
-    return "replaced_by has " + std::to_string(P.replaced_by.size()) + " entries for " + std::to_string(P.nc) +
+  if (!H.replaced_by.empty() && static_cast<int>(H.replaced_by.size()) != P.nc)
+    return "replaced_by has " + std::to_string(H.replaced_by.size()) + " entries for " + std::to_string(P.nc) +
            " contact rows";
-  for (int r : P.replaced_by)
-    if (r < -1 || r >= static_cast<int>(P.body_plane.size())) return "replaced_by names a pair that does not exist";
-  if (!P.body_plane.empty() &&
-      (P.q_offsets.size() != P.systems.size() + 1 || P.q_offsets.back() != static_cast<int>(P.q.size())))
+  for (int r : H.replaced_by)
+    if (r < -1 || r >= static_cast<int>(H.pairs.size())) return "replaced_by names a pair that does not exist";
+  if (!H.pairs.empty() &&
+      (H.q_offsets.size() != P.systems.size() + 1 || H.q_offsets.back() != static_cast<int>(H.q.size())))
     return "the island's configuration q and q_offsets do not match its systems";
-  for (std::size_t e = 0; e < P.body_plane.size(); ++e) {
-    const BodyPlanePair& pair = P.body_plane[e];
+  for (std::size_t e = 0; e < H.pairs.size(); ++e) {
+    const BodyPlanePair& pair = H.pairs[e];
     why << "body–plane pair " << e << " (body " << pair.body << "): ";
     if (pair.system < 0 || pair.system >= static_cast<int>(P.systems.size())) return why.str() + "no such system";
     if (P.systems[pair.system].size != 6) return why.str() + "its system is not a free body (6 velocity coordinates)";
-    if (P.q_offsets[pair.system + 1] - P.q_offsets[pair.system] != 7)
+    if (H.q_offsets[pair.system + 1] - H.q_offsets[pair.system] != 7)
       return why.str() + "its system is not a free body (7 configuration coordinates)";
     const BodyHull* hull = pair.hull;
     if (hull == nullptr) return why.str() + "no hull";
@@ -71,9 +71,9 @@ EcpOptions EcpOptions::parse(const ModelOptions& options) {
 
 EcpModel::EcpModel(EcpOptions options) : options_(options) {}
 
-SemismoothNewtonResult EcpModel::attempt(Workspace& ws, const ContactProblem& problem, ecp::EcpSystem::Start start,
-                                        bool all_faces, double smoothing) const {
-  ws.system_.setup(problem, options_.surface, all_faces);
+SemismoothNewtonResult EcpModel::attempt(Workspace& ws, const ContactProblem& problem, const HullPlaneProblem& pairs,
+                                        ecp::EcpSystem::Start start, bool all_faces, double smoothing) const {
+  ws.system_.setup(problem, pairs, options_.surface, all_faces);
   ws.system_.initial_guess(start, ws.z_);
   return ws.newton_.solve(ws.system_, ws.z_, smoothing);
 }
@@ -90,8 +90,14 @@ std::unique_ptr<ContactWorkspace> EcpModel::make_workspace() const {
 void EcpModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
   Workspace& ws = static_cast<Workspace&>(workspace);
   result.stats = {};
-  result.clear_implicit();
-  if (const std::string error = validate(problem); !error.empty()) {
+  // What clear_implicit() empties, but the extension's storage kept: this model answers one every solve.
+  result.q_plus.resize(0);
+  result.q_plus_systems.clear();
+  result.contacts.clear();
+  result.extension.slot<HullPlaneResult>().pairs.clear();
+  const HullPlaneProblem* found = problem.extension.find<HullPlaneProblem>();
+  const HullPlaneProblem& pairs = found != nullptr ? *found : ws.no_pairs_;
+  if (const std::string error = validate(problem, pairs); !error.empty()) {
     result.v_plus = problem.v_star;
     result.p_N.setZero(problem.nc);
     result.p_S.setZero(problem.nc);
@@ -120,7 +126,7 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result, Conta
   double best_residual = INFINITY;
   stats.attempts = 0;
   for (const Plan& plan : kPlans) {
-    const SemismoothNewtonResult r = attempt(ws, problem, plan.start, plan.all_faces, plan.smoothing);
+    const SemismoothNewtonResult r = attempt(ws, problem, pairs, plan.start, plan.all_faces, plan.smoothing);
     ++stats.attempts;
     stats.iterations += r.iterations;
     stats.regularization = std::max(stats.regularization, r.lm_parameter);

@@ -3,14 +3,15 @@
 // velocity v⁺, the configuration q⁺, one equivalent contact point (ECP) per body–plane pair and the contact
 // impulses, including a frictional moment about the normal, solve one mixed complementarity problem.
 //
-// Problem (per island; ContactProblem, contact/problem.hpp). For every body–half-space pair e
-// (ContactProblem::body_plane): a free rigid body F whose collision geometry has the convex hull
+// Problem (per island; ContactProblem, contact/problem.hpp). For every body–half-space pair e (the model's
+// ProblemNeeds ask for hull_plane_pairs: HullPlaneProblem::pairs in ContactProblem::extension,
+// contact/hull_plane.hpp): a free rigid body F whose collision geometry has the convex hull
 // Conv(F) = {x : u_iᵀx ≤ d_i} (body frame L), against the static half-space G = {x : nᵀx ≤ d}. The other
-// contacts of the island are the point rows N, S, T that no pair replaces (ContactProblem::replaced_by).
+// contacts of the island are the point rows N, S, T that no pair replaces (HullPlaneProblem::replaced_by).
 //
 //   symbol     size    meaning                                                       code
 //   v⁺, v*     nv      end-of-step and free velocities                               v_plus, v_star
-//   c, R       3, 3×3  body's centre of mass and orientation at t                    (from ContactProblem::q)
+//   c, R       3, 3×3  body's centre of mass and orientation at t                    (from HullPlaneProblem::q)
 //   c⁺, R⁺     3, 3×3  the same at t + dt                                            (from v⁺, E3)
 //   ν_i        3       face normal at t + dt, R⁺u_i                                  EcpSystem nu_
 //   a1, a2     3       ECP on Conv(F) and on the plane                               BodyPlaneSolution
@@ -135,10 +136,11 @@ class EcpModel final : public ContactModel {
     ecp::EcpSystem system_;
     SemismoothNewton newton_;
     Eigen::VectorXd z_;
+    HullPlaneProblem no_pairs_;   // stands for the extension of a problem that has none
   };
   /// One attempt from `start`; returns the solver's result and leaves its z in z_.
-  SemismoothNewtonResult attempt(Workspace& ws, const ContactProblem& problem, ecp::EcpSystem::Start start, bool all_faces,
-                                 double smoothing) const;
+  SemismoothNewtonResult attempt(Workspace& ws, const ContactProblem& problem, const HullPlaneProblem& pairs,
+                                 ecp::EcpSystem::Start start, bool all_faces, double smoothing) const;
 
   EcpOptions options_;
 };

@@ -78,8 +78,10 @@ Eigen::Quaterniond quaternion_of(const Eigen::VectorXd& q, int i) {
 
 }  // namespace
 
-void EcpSystem::setup(const ContactProblem& problem, const LimitSurface& surface, bool all_faces) {
+void EcpSystem::setup(const ContactProblem& problem, const HullPlaneProblem& hull_plane, const LimitSurface& surface,
+                      bool all_faces) {
   problem_ = &problem;
+  hull_plane_ = &hull_plane;
   surface_ = surface;
   dt_ = problem.dt;
   U_ = kReferenceAcceleration * problem.dt;
@@ -87,16 +89,16 @@ void EcpSystem::setup(const ContactProblem& problem, const LimitSurface& surface
   n_ = nv_;
 
   s_v_.setConstant(nv_, U_);
-  pairs_.resize(problem.body_plane.size());
+  pairs_.resize(hull_plane.pairs.size());
   nu_.resize(pairs_.size());
   for (std::size_t e = 0; e < pairs_.size(); ++e) {
-    const BodyPlanePair& data = problem.body_plane[e];
+    const BodyPlanePair& data = hull_plane.pairs[e];
     const BodyHull& hull = *data.hull;
     const SystemBlock& block = problem.systems[data.system];
     Pair& p = pairs_[e];
     p.data = &data;
     p.v = block.offset;
-    p.q = problem.q_offsets[data.system];
+    p.q = hull_plane.q_offsets[data.system];
     p.L = hull.diameter > 0 ? hull.diameter : 1.0;
     // The ECP's unknowns α: a1 = c + A α with A = ℓ n nᵀ + L (t tᵀ + o oᵀ). Along n, ℓ like the gap rows
     // it meets; in the plane, the body's size: there a1 is set by the moment balance, whose rows change by
@@ -111,8 +113,8 @@ void EcpSystem::setup(const ContactProblem& problem, const LimitSurface& surface
     }
     p.mass = (*block.M)(0, 0);
     p.P = p.mass * U_;
-    p.R = quaternion_of(problem.q, p.q + 3).toRotationMatrix();
-    p.c = problem.q.segment<3>(p.q) + p.R * data.p_LC;
+    p.R = quaternion_of(hull_plane.q, p.q + 3).toRotationMatrix();
+    p.c = hull_plane.q.segment<3>(p.q) + p.R * data.p_LC;
     s_v_.segment<3>(p.v + 3).setConstant(U_ / p.L);
 
     // Faces of (E4)–(E5): all, or those touching a vertex near the bottom (kFaceWindowRelative).
@@ -153,7 +155,7 @@ void EcpSystem::setup(const ContactProblem& problem, const LimitSurface& surface
   Eigen::VectorXd& row = row_;
   Eigen::VectorXd& Minv_row = Minv_row_;
   for (int r = 0; r < problem.nc; ++r) {
-    if (!problem.replaced_by.empty() && problem.replaced_by[r] >= 0) continue;
+    if (!hull_plane.replaced_by.empty() && hull_plane.replaced_by[r] >= 0) continue;
     row = problem.N.row(r).transpose();
     problem.solve_M(row, Minv_row);
     const double w = row.dot(Minv_row);
@@ -553,14 +555,15 @@ void EcpSystem::extract(const Eigen::VectorXd& z, ContactResult& result) const {
   result.p_L.resize(P.nl);
   for (int r = 0; r < P.nl; ++r) result.p_L[r] = P_L_[r] * z[limits_z_ + r];
 
-  result.q_plus = P.q;   // every coordinate but the pairs' bodies: q (the stepper integrates those)
+  result.q_plus = hull_plane_->q;   // every coordinate but the pairs' bodies: q (the stepper integrates those)
   result.q_plus_systems.clear();
   result.contacts.clear();
-  result.body_plane.resize(pairs_.size());
+  std::vector<BodyPlaneSolution>& solutions = result.extension.slot<HullPlaneResult>().pairs;
+  solutions.resize(pairs_.size());
   for (std::size_t e = 0; e < pairs_.size(); ++e) {
     const Pair& p = pairs_[e];
     const BodyPlanePair& data = *p.data;
-    BodyPlaneSolution& s = result.body_plane[e];
+    BodyPlaneSolution& s = solutions[e];
     s.body = data.body;
     s.a1_W = p.c + p.A * z.segment<3>(p.alpha());
     s.gap = data.n_W.dot(s.a1_W) - data.d;
@@ -587,7 +590,7 @@ void EcpSystem::extract(const Eigen::VectorXd& z, ContactResult& result) const {
     const double angle = rotation.norm();
     const Eigen::Quaterniond dq = angle > 0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, rotation / angle))
                                             : Eigen::Quaterniond::Identity();
-    const Eigen::Quaterniond R_plus = (dq * quaternion_of(P.q, p.q + 3)).normalized();
+    const Eigen::Quaterniond R_plus = (dq * quaternion_of(hull_plane_->q, p.q + 3)).normalized();
     const Eigen::Vector3d c_plus = p.c + dt_ * v_lin;
     result.q_plus.segment<3>(p.q) = c_plus - R_plus * data.p_LC;
     result.q_plus.segment<4>(p.q + 3) << R_plus.w(), R_plus.x(), R_plus.y(), R_plus.z();

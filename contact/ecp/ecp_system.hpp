@@ -43,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "contact/hull_plane.hpp"
 #include "contact/problem.hpp"
 #include "contact/result.hpp"
 #include "contact/solvers/semismooth_newton.hpp"
@@ -72,7 +73,7 @@ class EcpSystem final : public McpFunction {
  public:
   /// Lays out the unknowns for `problem` (which must outlive every later call). all_faces: put every
   /// hull face into (E4)–(E5) (otherwise only the faces near the support set, see kFaceWindowRelative).
-  void setup(const ContactProblem& problem, const LimitSurface& surface, bool all_faces);
+  void setup(const ContactProblem& problem, const HullPlaneProblem& pairs, const LimitSurface& surface, bool all_faces);
 
   int size() const override { return n_; }
   bool bounded(int i) const override { return bounded_[i] != 0; }
@@ -149,6 +150,7 @@ class EcpSystem final : public McpFunction {
                         Eigen::VectorXd& generalized) const;
 
   const ContactProblem* problem_ = nullptr;
+  const HullPlaneProblem* hull_plane_ = nullptr;   // the problem's pairs and configuration
   LimitSurface surface_;
   double U_ = 1, dt_ = 1;
   int n_ = 0, nv_ = 0, limits_z_ = 0;

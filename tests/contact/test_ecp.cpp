@@ -41,7 +41,7 @@ std::string statistics(const GroundWorld& world) {
 
 /// ECP of body b of the last result, relative to its centre of mass at t + dt.
 Eigen::Vector3d ecp_offset(GroundWorld& world, int b) {
-  return world.result().body_plane[b].a1_W - world.bodies()[b].com();
+  return solutions(world.result())[b].a1_W - world.bodies()[b].com();
 }
 
 TEST(EcpModel, RegisteredWithTheFactory) {
@@ -70,7 +70,7 @@ TEST(EcpModel, RestingBoxCarriesItsWeightBelowItsCentre) {
   for (int k = 0; k < 3; ++k) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    const BodyPlaneSolution& s = r.body_plane[0];
+    const BodyPlaneSolution& s = solutions(r)[0];
     EXPECT_NEAR(s.p_n, 2.0 * kG * kDt, kRelativeImpulseTolerance * 2.0 * kG * kDt);
     EXPECT_LT(r.v_plus.norm(), kVelocityTolerance);
     EXPECT_LT(ecp_offset(world, 0).head<2>().norm(), kPointTolerance);
@@ -99,7 +99,7 @@ TEST(EcpModel, SlidingBoxLosesMuGDtPerStepWithTheEcpMuCAhead) {
   for (int k = 1; k <= sliding_steps + 2; ++k) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    const BodyPlaneSolution& s = r.body_plane[0];
+    const BodyPlaneSolution& s = solutions(r)[0];
     const double expected_v = std::max(v0 - k * dv, 0.0);
     expected_x += kDt * expected_v;
     EXPECT_NEAR(box.v.x(), expected_v, kVelocityTolerance) << "step " << k;
@@ -134,7 +134,7 @@ TEST(EcpModel, PushBelowTheFrictionLimitHoldsStillAndShiftsTheEcp) {
   for (int k = 0; k < 5; ++k) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    const BodyPlaneSolution& s = r.body_plane[0];
+    const BodyPlaneSolution& s = solutions(r)[0];
     EXPECT_LT(r.v_plus.norm(), kVelocityTolerance);
     EXPECT_NEAR(s.p_t, -F * kDt, kRelativeImpulseTolerance * m * kG * kDt);
     EXPECT_NEAR(s.sigma, 0.0, kVelocityTolerance);
@@ -170,7 +170,7 @@ TEST(EcpModel, PureSpinLosesMuMGErDtOverIzzPerStep) {
   for (int k = 1; k <= 8; ++k) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    const BodyPlaneSolution& sol = r.body_plane[0];
+    const BodyPlaneSolution& sol = solutions(r)[0];
     const double expected = std::max(w0 - k * dw, 0.0);
     EXPECT_NEAR(cube.omega.z(), expected, kVelocityTolerance) << "step " << k;
     EXPECT_LT(cube.v.norm(), kVelocityTolerance);
@@ -200,7 +200,7 @@ TEST(EcpModel, CoupledSlidingAndSpinFollowTheEllipsoidalLimitSurface) {
   for (int k = 0; k < 10; ++k) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    const BodyPlaneSolution& s = r.body_plane[0];
+    const BodyPlaneSolution& s = solutions(r)[0];
     const Eigen::Vector3d rel = s.a1_W - box.com();
     const Eigen::Vector3d u = box.v + box.omega.cross(rel);
     const Eigen::Vector3d w(u.x(), u.y(), box.omega.z());
@@ -233,9 +233,9 @@ TEST(EcpModel, DroppedBoxLandsInOneStepWithoutPenetration) {
     const Eigen::Vector3d v_free = box.v + kDt * Eigen::Vector3d(0, 0, -kG);
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-    const double p_n = r.body_plane[0].p_n;
+    const double p_n = solutions(r)[0].p_n;
     EXPECT_GE(box.lowest(), -kPenetrationBound);
-    EXPECT_NEAR(r.body_plane[0].gap, box.lowest(), kPointTolerance);
+    EXPECT_NEAR(solutions(r)[0].gap, box.lowest(), kPointTolerance);
     if (landed < 0 && gap_before + kDt * v_free.z() < 0) {   // this step would cross the plane
       landed = k;
       landing_speed = -gap_before / kDt;
@@ -247,7 +247,7 @@ TEST(EcpModel, DroppedBoxLandsInOneStepWithoutPenetration) {
       const double expected = m * kG * kDt - (k == landed + 1 ? m * landing_speed : 0.0);
       EXPECT_NEAR(p_n, expected, kRelativeImpulseTolerance * m * kG * kDt);
     } else {
-      EXPECT_NEAR(r.body_plane[0].p_n, 0.0, kRelativeImpulseTolerance * m * kG * kDt);   // ballistic
+      EXPECT_NEAR(solutions(r)[0].p_n, 0.0, kRelativeImpulseTolerance * m * kG * kDt);   // ballistic
       EXPECT_NEAR(box.v.z(), v_free.z(), kVelocityTolerance);
     }
   }
@@ -269,7 +269,7 @@ TEST(EcpModel, SeparatedBodyMovesFreelyWithTheEcpAtItsLowestVertex) {
   const Eigen::VectorXd v_star = P.v_star;
   const ContactResult& r = world.step(model);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
-  const BodyPlaneSolution& s = r.body_plane[0];
+  const BodyPlaneSolution& s = solutions(r)[0];
   EXPECT_LT((r.v_plus - v_star).norm(), kVelocityTolerance);
   EXPECT_LT(std::abs(s.p_n) + std::abs(s.p_t) + std::abs(s.p_o) + std::abs(s.p_r), 1e-12);
   EXPECT_NEAR(s.gap, box.lowest(), kPointTolerance);
@@ -294,7 +294,7 @@ TEST(EcpModel, TippedBoxFallsBackWithTheEcpOnTheContactEdge) {
   for (int k = 0; k < 60; ++k) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "step " << k << ": " << r.stats.message;
-    const BodyPlaneSolution& s = r.body_plane[0];
+    const BodyPlaneSolution& s = solutions(r)[0];
     EXPECT_GE(box.lowest(), -kPenetrationBound) << "step " << k;
     if (s.p_n > 0) {
       std::vector<Eigen::Vector2d> patch;
@@ -336,8 +336,8 @@ TEST(EcpModel, ManyFacedHullRollsOverItsFacesWithoutPenetration) {
     const ContactResult& r = world.step(model);
     ASSERT_EQ(r.stats.status, SolveStatus::Solved) << "step " << k << ": " << r.stats.message;
     EXPECT_GE(prism.lowest(), -kPenetrationBound);
-    EXPECT_NEAR(r.body_plane[0].gap, prism.lowest(), kPointTolerance);
-    if (faces.empty() || faces.back() != r.body_plane[0].active_face) faces.push_back(r.body_plane[0].active_face);
+    EXPECT_NEAR(solutions(r)[0].gap, prism.lowest(), kPointTolerance);
+    if (faces.empty() || faces.back() != solutions(r)[0].active_face) faces.push_back(solutions(r)[0].active_face);
   }
   EXPECT_GE(faces.size(), 4u) << "it should roll over several faces";
   EXPECT_LE(world.restarts(), kRareRestarts * world.steps()) << statistics(world);
@@ -360,9 +360,9 @@ TEST(EcpModel, PointContactsOnAnEcpBodyAreSolvedWithIt) {
   P.v.tail(3).setZero();
   P.v_star.conservativeResize(9);
   P.v_star.tail(3) = Eigen::Vector3d(0, 0, -kG * kDt);
-  P.q_offsets = {0, 7, 10};
-  P.q.conservativeResize(10);
-  P.q.tail(3) = Eigen::Vector3d(x2, 0, 2 * hz);
+  hull_plane(P).q_offsets = {0, 7, 10};
+  hull_plane(P).q.conservativeResize(10);
+  hull_plane(P).q.tail(3) = Eigen::Vector3d(x2, 0, 2 * hz);
   const Eigen::Vector3d r_box(x2, 0, hz);   // the contact point from the box's centre
   Eigen::RowVectorXd n(9), s(9), t(9);
   n << -box_row(r_box, Eigen::Vector3d::UnitZ()), 0, 0, 1;   // A = point mass, B = box
@@ -376,7 +376,7 @@ TEST(EcpModel, PointContactsOnAnEcpBodyAreSolvedWithIt) {
   P.mu = Eigen::VectorXd::Constant(1, 0.5);
   P.mu_viscous = Eigen::VectorXd::Zero(1);
   P.keys.assign(1, ContactKey{});
-  P.replaced_by = {-1};
+  hull_plane(P).replaced_by = {-1};
   P.p_N_guess = P.p_S_guess = P.p_T_guess = Eigen::VectorXd::Zero(1);
   P.L.resize(0, 9);
   EcpModel model = paper_model();
@@ -386,10 +386,10 @@ TEST(EcpModel, PointContactsOnAnEcpBodyAreSolvedWithIt) {
   EXPECT_LT(r.v_plus.norm(), kVelocityTolerance);
   const double weight = (m1 + m2) * kG * kDt;
   EXPECT_NEAR(r.p_N[0], m2 * kG * kDt, kRelativeImpulseTolerance * weight);
-  EXPECT_NEAR(r.body_plane[0].p_n, weight, kRelativeImpulseTolerance * weight);
-  EXPECT_NEAR(r.body_plane[0].a1_W.x(), x2 * m2 / (m1 + m2), kPointTolerance);
+  EXPECT_NEAR(solutions(r)[0].p_n, weight, kRelativeImpulseTolerance * weight);
+  EXPECT_NEAR(solutions(r)[0].a1_W.x(), x2 * m2 / (m1 + m2), kPointTolerance);
   EXPECT_EQ(r.q_plus.size(), 10);
-  EXPECT_EQ(r.q_plus.tail(3), P.q.tail(3));   // the point mass's coordinates are the stepper's to integrate
+  EXPECT_EQ(r.q_plus.tail(3), hull_plane(P).q.tail(3));   // the point mass's coordinates are the stepper's to integrate
 }
 
 // The rows a pair stands for get no impulse; the ECP carries the load. (The box's four FCL corners.)
@@ -419,21 +419,21 @@ TEST(EcpModel, ReplacedPointRowsCarryNothing) {
   P.mu_viscous = Eigen::VectorXd::Zero(4);
   P.keys.assign(4, ContactKey{});
   P.p_N_guess = P.p_S_guess = P.p_T_guess = Eigen::VectorXd::Zero(4);
-  P.replaced_by = {0, 0, 0, 0};
+  hull_plane(P).replaced_by = {0, 0, 0, 0};
   EcpModel model = paper_model();
   ContactResult r;
   model.solve(P, r);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_EQ(r.p_N, Eigen::VectorXd::Zero(4));
-  EXPECT_NEAR(r.body_plane[0].p_n, m * kG * kDt, kRelativeImpulseTolerance * m * kG * kDt);
+  EXPECT_NEAR(solutions(r)[0].p_n, m * kG * kDt, kRelativeImpulseTolerance * m * kG * kDt);
   // Without the pair, the same four rows as point contacts carry the weight between them.
-  P.body_plane.clear();
-  P.replaced_by.clear();
+  hull_plane(P).pairs.clear();
+  hull_plane(P).replaced_by.clear();
   model.solve(P, r);
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_NEAR(r.p_N.sum(), m * kG * kDt, kRelativeImpulseTolerance * m * kG * kDt);
   EXPECT_LT(r.v_plus.norm(), kVelocityTolerance);
-  EXPECT_EQ(r.q_plus.size(), P.q.size());
+  EXPECT_EQ(r.q_plus.size(), hull_plane(P).q.size());
 }
 
 // Point contacts alone (no pair): the circular maximum-dissipation cone; a point mass sliding on the ground
@@ -465,7 +465,7 @@ TEST(EcpModel, MalformedProblemFailsWithAMessage) {
   GroundWorld world(kDt, kG);
   world.add(resting_box(1.0, {0.1, 0.1, 0.1}, kMu));
   ContactProblem P = world.build();
-  P.body_plane[0].system = 3;
+  hull_plane(P).pairs[0].system = 3;
   EcpModel model = paper_model();
   ContactResult r;
   ASSERT_NO_THROW(model.solve(P, r));
@@ -473,7 +473,7 @@ TEST(EcpModel, MalformedProblemFailsWithAMessage) {
   EXPECT_NE(r.stats.message.find("no such system"), std::string::npos) << r.stats.message;
   EXPECT_EQ(r.v_plus, P.v_star);
   P = world.build();
-  P.body_plane[0].hull = nullptr;
+  hull_plane(P).pairs[0].hull = nullptr;
   model.solve(P, r);
   EXPECT_EQ(r.stats.status, SolveStatus::Failed);
   EXPECT_NE(r.stats.message.find("no hull"), std::string::npos) << r.stats.message;

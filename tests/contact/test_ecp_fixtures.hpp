@@ -13,9 +13,17 @@
 #include <vector>
 
 #include "contact/contact_model.hpp"
+#include "contact/hull_plane.hpp"
 #include "contact/problem.hpp"
 
 namespace impetus::test::ecp {
+
+/// The hull–plane part of a problem (ContactProblem::extension), made on first use.
+inline HullPlaneProblem& hull_plane(ContactProblem& P) { return P.extension.slot<HullPlaneProblem>(); }
+/// The pairs' solutions of a result (its HullPlaneResult).
+inline const std::vector<BodyPlaneSolution>& solutions(const ContactResult& r) {
+  return r.extension.as<HullPlaneResult>().pairs;
+}
 
 /// The paper's gravity (seed 003 §V: g = 9.8 m/s²), so that its numbers can be quoted.
 constexpr double kPaperGravity = 9.8;
@@ -127,9 +135,10 @@ class GroundWorld {
     P.systems.clear();
     P.v.resize(P.nv);
     P.v_star.resize(P.nv);
-    P.q.resize(7 * nb);
-    P.q_offsets.clear();
-    P.body_plane.resize(nb);
+    HullPlaneProblem& H = hull_plane(P);
+    H.q.resize(7 * nb);
+    H.q_offsets.clear();
+    H.pairs.resize(nb);
     for (int b = 0; b < nb; ++b) {
       const Body& B = bodies_[b];
       const Eigen::Matrix3d Rm = B.R.toRotationMatrix();
@@ -143,10 +152,10 @@ class GroundWorld {
       P.v.segment<3>(6 * b + 3) = B.omega;
       P.v_star.segment<3>(6 * b) = B.v + dt_ * (Eigen::Vector3d(0, 0, -g_) + B.force / B.mass);
       P.v_star.segment<3>(6 * b + 3) = B.omega + dt_ * I_W.inverse() * (B.torque - B.omega.cross(I_W * B.omega));
-      P.q_offsets.push_back(7 * b);
-      P.q.segment<3>(7 * b) = B.p_WL;
-      P.q.segment<4>(7 * b + 3) << B.R.w(), B.R.x(), B.R.y(), B.R.z();
-      BodyPlanePair& pair = P.body_plane[b];
+      H.q_offsets.push_back(7 * b);
+      H.q.segment<3>(7 * b) = B.p_WL;
+      H.q.segment<4>(7 * b + 3) << B.R.w(), B.R.x(), B.R.y(), B.R.z();
+      BodyPlanePair& pair = H.pairs[b];
       pair.body = b;
       pair.system = b;
       pair.p_LC = B.p_LC;
@@ -156,16 +165,16 @@ class GroundWorld {
       pair.t_W = Eigen::Vector3d::UnitX();
       pair.o_W = Eigen::Vector3d::UnitY();
       pair.mu = B.mu;
-      pair.has_guess = has_result_ && b < static_cast<int>(result_.body_plane.size());
+      pair.has_guess = has_result_ && b < static_cast<int>(solutions(result_).size());
       if (pair.has_guess) {
-        const BodyPlaneSolution& s = result_.body_plane[b];
+        const BodyPlaneSolution& s = solutions(result_)[b];
         pair.a1_guess = s.a1_W;
         pair.l_guess = s.l;
         pair.p_guess << s.p_n, s.p_t, s.p_o, s.p_r;
         pair.sigma_guess = s.sigma;
       }
     }
-    P.q_offsets.push_back(7 * nb);
+    H.q_offsets.push_back(7 * nb);
     P.clear_rows(P.nv);
     return P;
   }

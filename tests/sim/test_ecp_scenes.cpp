@@ -73,15 +73,17 @@ std::vector<Eigen::Vector3d> true_vertices(const Run& run, int link) {
 template <class Run>
 const BodyPlaneSolution* ecp_of(const Run& run, int link) {
   for (const ContactResult& r : run.stepper.data().results)
-    for (const BodyPlaneSolution& s : r.body_plane)
-      if (s.body == link) return &s;
+    if (const HullPlaneResult* solved = r.extension.find<HullPlaneResult>())
+      for (const BodyPlaneSolution& s : solved->pairs)
+        if (s.body == link) return &s;
   return nullptr;
 }
 
 /// How many ECPs (body–plane pairs) the last step solved, over all islands.
 int ecp_count(const StepData& d) {
   int count = 0;
-  for (const ContactResult& r : d.results) count += static_cast<int>(r.body_plane.size());
+  for (const ContactResult& r : d.results)
+    if (const HullPlaneResult* solved = r.extension.find<HullPlaneResult>()) count += static_cast<int>(solved->pairs.size());
   return count;
 }
 
@@ -215,12 +217,14 @@ struct StepChecks {
 TEST(EcpScenes, TheStepperBuildsTheEcpStagesOnlyUnderTheEcpModel) {
   test::SceneRun ecp("ecp_box_slide.xml");
   ASSERT_EQ(ecp.stepper.contact_model_name(), "ecp");
-  ASSERT_NE(ecp.stepper.hull_plane_assembly(), nullptr);
-  EXPECT_NE(ecp.stepper.hull_plane_assembly()->bodies()[ecp.link("box")].hull, nullptr);
+  ASSERT_NE(ecp.stepper.assembly().hull_plane(), nullptr);
+  EXPECT_NE(ecp.stepper.assembly().hull_plane()->bodies()[ecp.link("box")].hull, nullptr);
   test::SceneRun other("ecp_box_slide.xml", "stewart_trinkle");
-  EXPECT_EQ(other.stepper.hull_plane_assembly(), nullptr);
+  EXPECT_EQ(other.stepper.assembly().hull_plane(), nullptr);
   other.step();
-  for (const ContactProblem& P : other.stepper.data().problems) EXPECT_TRUE(P.body_plane.empty());
+  ASSERT_FALSE(other.stepper.data().problems.empty());
+  for (const ContactProblem& P : other.stepper.data().problems) EXPECT_TRUE(P.extension.empty());
+  for (const ContactResult& r : other.stepper.data().results) EXPECT_TRUE(r.extension.empty());
 }
 
 // The stepper's contract with every model (sim/stepper.hpp): one problem and one result per island, the
@@ -246,14 +250,20 @@ TEST(EcpScenes, OneProblemPerIslandReportedContactsAndTheModelsConfiguration) {
       fewest_islands = std::min(fewest_islands, d.islands.size());
       std::size_t replaced = 0, chosen = 0;
       for (std::size_t k = 0; k < d.islands.size(); ++k) {
-        for (int r : d.problems[k].replaced_by) replaced += r >= 0;
+        const HullPlaneProblem* pairs = d.problems[k].extension.find<HullPlaneProblem>();
+        EXPECT_EQ(pairs != nullptr, std::string(c.model) == "ecp") << c.scene << " step " << step;
+        if (pairs != nullptr)
+          for (int r : pairs->replaced_by) replaced += r >= 0;
         chosen += d.results[k].contacts.size();
-        EXPECT_EQ(d.results[k].contacts.size(), d.problems[k].body_plane.size()) << c.scene << " step " << step;
+        EXPECT_EQ(d.results[k].contacts.size(), pairs != nullptr ? pairs->pairs.size() : 0) << c.scene << " step " << step;
+        // q⁺ lays the systems out one after the other, each in its tree's State::q layout.
+        const std::vector<int>& trees = d.islands[k].trees;
         for (int system : d.results[k].q_plus_systems) {
-          const Tree& tree = run.world.model.multibody.trees[d.islands[k].trees[system]];
+          int offset = 0;
+          for (int i = 0; i < system; ++i) offset += run.world.model.multibody.trees[trees[i]].nq;
+          const Tree& tree = run.world.model.multibody.trees[trees[system]];
           ++decided;
-          EXPECT_TRUE(run.state.q.segment(tree.q_offset, tree.nq) ==
-                      d.results[k].q_plus.segment(d.problems[k].q_offsets[system], tree.nq))
+          EXPECT_TRUE(run.state.q.segment(tree.q_offset, tree.nq) == d.results[k].q_plus.segment(offset, tree.nq))
               << c.scene << " step " << step;
         }
       }
@@ -540,7 +550,7 @@ TEST(EcpScenes, BodyBodyAndCurvedPairsKeepPointContactsSolvedWithTheEcps) {
   Stepper& stepper = run.stepper;
   GapMeter meter(run.world.model);
   const int box = run.link("box"), ball = run.link("ball");
-  const EcpBodyInfo& ball_info = stepper.hull_plane_assembly()->bodies()[ball];
+  const EcpBodyInfo& ball_info = stepper.assembly().hull_plane()->bodies()[ball];
   EXPECT_EQ(ball_info.hull, nullptr);
   EXPECT_NE(ball_info.reason.find("curved"), std::string::npos) << ball_info.reason;
   const double dt = stepper.dt(), r = 0.05, dv = mu * g * dt, dw = 5 * mu * g * dt / (2 * r);
@@ -607,7 +617,7 @@ TEST(EcpScenes, BoxOnBoxPointContactsAreSolvedWithTheBottomBoxsEcp) {
   Stepper& stepper = run.stepper;
   GapMeter meter(run.world.model);
   const int bottom = run.link("bottom"), top = run.link("top");
-  ASSERT_NE(stepper.hull_plane_assembly()->bodies()[top].hull, nullptr);   // an ECP body too, but far from the ground
+  ASSERT_NE(stepper.assembly().hull_plane()->bodies()[top].hull, nullptr);   // an ECP body too, but far from the ground
   const double dt = stepper.dt(), dv = mu * g * dt;
   // The top box's contact rows are linearised: its gap is held by N v⁺ ≥ −φ/dt, exact for a face that
   // only translates; kPointGapTol allows the collision stage's manifold round-off on top of that.

@@ -88,7 +88,7 @@ struct Standing {
     p.p_N_guess = p.p_S_guess = p.p_T_guess = Eigen::VectorXd::Zero(m);
     p.keys.clear();
     for (int r = 0; r < m; ++r) p.keys.push_back(ContactKey{problem.keys[rows[r]].geom_a, problem.keys[rows[r]].geom_b, r});
-    p.replaced_by.clear();
+    p.extension.reset();   // a point-contact problem: no hull–plane part
     return p;
   }
 

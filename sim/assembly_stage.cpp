@@ -1,0 +1,43 @@
+// Stage 4 as the stepper runs it (assembly_stage.hpp).
+#include "sim/assembly_stage.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <tuple>
+
+#include "sim/assembly.hpp"
+
+namespace impetus {
+
+AssemblyStage::AssemblyStage(const WorldModel& model, const ProblemNeeds& needs) : model_(model) {
+  if (needs.hull_plane_pairs) hull_plane_.emplace(model);
+}
+
+void AssemblyStage::assemble(const State& state, double dt, const WarmStartMemory& memory, StepData& data) const {
+  assemble_contact_problems(model_, state, dt, memory.impulses, data);
+  data.replaced.assign(data.contacts.size(), 0);
+  // The free bodies' hull–ground pairs replace their ground point contacts.
+  if (hull_plane_) hull_plane_->assemble(state, dt, memory.body_plane, data);
+  assert(data.problems.size() == data.islands.size());
+}
+
+void AssemblyStage::remember(StepData& data, WarmStartMemory& memory) const {
+  // Updated in place, not cleared and refilled: a contact (or pair) that persists keeps its node, so a settled
+  // scene allocates nothing here. What the memory holds is the same either way.
+  const auto before = [](const ContactKey& a, const ContactKey& b) {
+    return std::tie(a.geom_a, a.geom_b, a.feature) < std::tie(b.geom_a, b.geom_b, b.feature);
+  };
+  std::vector<ContactKey>& keys = data.warm_keys;
+  keys.clear();
+  for (const ContactProblem& problem : data.problems) keys.insert(keys.end(), problem.keys.begin(), problem.keys.begin() + problem.nc);
+  std::sort(keys.begin(), keys.end(), before);
+  std::erase_if(memory.impulses,
+                [&](const auto& entry) { return !std::binary_search(keys.begin(), keys.end(), entry.first, before); });
+  for (std::size_t k = 0; k < data.islands.size(); ++k)
+    for (int r = 0; r < data.problems[k].nc; ++r)
+      memory.impulses[data.problems[k].keys[r]] = data.impulse[data.islands[k].contacts[r]];
+  if (hull_plane_) hull_plane_->remember(data.results, memory.body_plane);
+  else memory.body_plane.clear();
+}
+
+}  // namespace impetus
