@@ -199,7 +199,7 @@ TEST(EcpSystem, JacobianMatchesCentralDifferences) {
   P.L = l.sparseView();
   P.phi_L = Eigen::VectorXd::Constant(1, 0.01);
   impetus::ecp::EcpSystem system;
-  system.setup(P, {1.2, 0.9, 0.08}, true);
+  system.setup(P, ecp::hull_plane(P), {1.2, 0.9, 0.08}, true);
   const int size = system.size();
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> uniform(-1, 1);
