@@ -91,4 +91,25 @@ TEST_P(CliBadInput, IsRefusedWithFileAndLine) {
 INSTANTIATE_TEST_SUITE_P(Classes, CliBadInput, ::testing::ValuesIn(kBad),
                          [](const auto& info) { return std::string(info.param.name); });
 
+TEST(Cli, AUrdfWhoseColladaMeshWouldAbortAssimpIsRefusedWithTheMeshFileAndLine) {
+  // The fuzz finding tests/fuzz/dae/long_texture_reference.dae (assimp 5.2 aborted on it) as a user's
+  // robot would bring it: `check` exits 1 and names the mesh, its line and what is wrong.
+  const fs::path mesh = scratch() / "long_texture_reference.dae";
+  fs::copy_file(IMPETUS_SOURCE_DIR "/tests/fuzz/dae/long_texture_reference.dae", mesh, fs::copy_options::overwrite_existing);
+  const fs::path urdf = write("camera_robot.urdf", R"(<robot name="camera_robot">
+  <link name="camera">
+    <inertial><mass value="0.1"/><inertia ixx="1e-4" iyy="1e-4" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><mesh filename="long_texture_reference.dae"/></geometry></collision>
+  </link>
+</robot>
+)");
+  const Output o = run_impetus("check " + urdf.string());
+  EXPECT_EQ(o.status, 1) << o.text;
+  EXPECT_NE(o.text.find("camera_robot.urdf:4: error: <mesh filename=\"long_texture_reference.dae\">"), std::string::npos)
+      << o.text;
+  EXPECT_NE(o.text.find("long_texture_reference.dae:32)"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("<texture>: texture=\"depth_camera-sa0.0033806…\" is 40804 bytes long"), std::string::npos)
+      << o.text;
+}
+
 }  // namespace
