@@ -46,6 +46,7 @@ std::unique_ptr<InverseDynamicsSolver> make_solver(const ControllerSettings& s) 
   if (s.type == "id_lcp_noslip") {
     IdLcpNoSlipOptions options;
     options.projection.warm_start = s.warm_start;
+    options.stage_two = s.stage_two;
     return std::make_unique<IdLcpNoSlip>(options);
   }
   if (s.type == "id_lcp_coulomb") {
@@ -98,7 +99,7 @@ ControllerSettings parse_controller_settings(const std::string& type, const std:
       if (type == "id_lcp_coulomb" && s.friction_edges % 2 != 0)
         throw std::invalid_argument("attribute friction_edges: expected an even number (as stewart_trinkle), got \"" +
                                     value + "\"");
-    } else if (key == "stage_two" && (type == "id_qp_coulomb" || type == "id_qp_noslip")) {
+    } else if (key == "stage_two" && (type == "id_qp_coulomb" || type == "id_qp_noslip" || type == "id_lcp_noslip")) {
       s.stage_two = parse_bool(key, value);
     } else if (key == "mu_infinity" && type == "id_qp_noslip") {
       s.mu_infinity = parse_real(key, value);

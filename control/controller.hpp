@@ -30,7 +30,7 @@ struct ControllerSettings {
                                  // the state and contacts at the start of step i − lag
   int sensed_lag = 1;            // id_sensed: the simulator's impulses from 1 or 2 steps earlier
   int friction_edges = 4;        // id_lcp_coulomb, id_qp_coulomb: pyramid edges (as the contact model's)
-  bool stage_two = true;         // id_qp_*: Stage II (minimum ‖τ‖ among optimal impulses)
+  bool stage_two = true;         // id_qp_*, id_lcp_noslip: Stage II (minimum ‖τ‖ among the impulses of the same v⁺)
   bool warm_start = true;        // id_lcp_noslip: warm-started principal pivoting (§4.6)
   double mu_infinity = 100;      // id_qp_noslip: the μ that stands for ∞
 };

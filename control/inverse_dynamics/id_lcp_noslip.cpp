@@ -17,12 +17,12 @@ constexpr double kSlipTolerance = 1e-6;
 
 }  // namespace
 
-bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, const InverseDynamicsProblem& problem,
-                                   InverseDynamicsSolution& solution) {
+bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, double tau_G,
+                                   const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   const int na = static_cast<int>(problem.actuated.size()), nc = cp.nc, nl = cp.nl;
   M_inverse_.reset(cp);
   factor_.reset(M_inverse_, v_f_);
-  const double tol = options_.projection.pivoting.dependence_tolerance;
+  const double tol = tau_G;
   if (with_p_rows) {
     // 1. P rows, targets q̇_des: independent by construction, so a rejection means a driven coordinate
     //    without inertia (or numerically so).
@@ -82,6 +82,47 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, c
   return true;
 }
 
+void IdLcpNoSlip::stage_two(const ContactProblem& cp, const InverseDynamicsProblem& problem,
+                            InverseDynamicsSolution& solution) {
+  const int nc = cp.nc, nv = cp.nv;
+  // Binding normal rows: N v⁺ + φ/dt at the certificate's level (the slip test's scale, NS-ID4).
+  double scale = problem.qd_des.size() > 0 ? problem.qd_des.cwiseAbs().maxCoeff() : 0.0;
+  scale = std::max({scale, v_f_.cwiseAbs().maxCoeff(), solution.v_plus.cwiseAbs().maxCoeff()});
+  columns_.clear();
+  nonnegative_.clear();
+  for (int i = 0; i < nc; ++i)
+    if (solution.p_N[i] > 0 || row_dot({&cp.N, i}, solution.v_plus) + cp.phi[i] / cp.dt <= kSlipTolerance * scale) {
+      columns_.push_back(i);
+      nonnegative_.push_back(1);
+    }
+  for (int i = 0; i < nc; ++i) {
+    if (indices_.s_position[i] >= 0) columns_.push_back(nc + i), nonnegative_.push_back(0);
+    if (indices_.t_position[i] >= 0) columns_.push_back(2 * nc + i), nonnegative_.push_back(0);
+  }
+  const int m = static_cast<int>(columns_.size());
+  Jt_.setZero(nv, m);
+  x_.resize(m);
+  for (int k = 0; k < m; ++k) {
+    const int c = columns_[k];
+    const SparseRows& rows = c < nc ? cp.N : c < 2 * nc ? cp.S : cp.T;
+    const int i = c % nc;
+    for (SparseRows::InnerIterator it(rows, i); it; ++it) Jt_(it.col(), k) = it.value();
+    x_[k] = c < nc ? solution.p_N[i] : c < 2 * nc ? solution.p_S[i] : solution.p_T[i];
+  }
+  LeastTorqueReport report;
+  if (!least_torque_.select(Jt_, nonnegative_, problem.actuated, x_, solution.tau, report)) {
+    solution.stats.status = SolveStatus::Fallback;
+    solution.stats.message = "Stage II: Lemke failed on the least-‖τ‖ dual; principal pivoting's impulses kept";
+    solution.fallbacks += 1;
+    return;
+  }
+  solution.stats.iterations += report.pivots;
+  for (int k = 0; k < m; ++k) {
+    const int c = columns_[k], i = c % nc;
+    (c < nc ? solution.p_N : c < 2 * nc ? solution.p_S : solution.p_T)[i] = x_[k];
+  }
+}
+
 void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   const ContactProblem& cp = *problem.contact;
   const int na = static_cast<int>(problem.actuated.size());
@@ -94,8 +135,19 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
   P_.makeCompressed();
 
   v_f_ = cp.v_star;
-  if (solve_projection(cp, true, problem, solution)) {
+  // τ_G as the twin's FIND-INDICES (no_slip_model.hpp): the rows it keeps are the forward step's, and
+  // a row kept at sin²θ ~ 1e-12 makes the impulses ~1e8 (LINKS standing: speculative contacts' points
+  // sit φ/2 above the plane, so their tangent rows are independent of the P rows only by that lever).
+  // Then the twin's retry (NS5) at kNoSlipRetryDependence.
+  bool ok = solve_projection(cp, true, options_.equality_dependence_tolerance, problem, solution);
+  if (!ok && kNoSlipRetryDependence > options_.equality_dependence_tolerance) {
+    const int iterations = solution.stats.iterations;
+    ok = solve_projection(cp, true, kNoSlipRetryDependence, problem, solution);
+    solution.stats.iterations += iterations;
+  }
+  if (ok) {
     if (solution.stats.status == SolveStatus::Fallback) solution.fallbacks = 1;
+    if (options_.stage_two) stage_two(cp, problem, solution);
     memory_.remember(cp, solution.p_N);
     return;
   }
@@ -112,7 +164,7 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
   v_f_ = elimination.v_c();
   const int iterations = solution.stats.iterations;
   solution.stats = {};
-  const bool ok = solve_projection(cp, false, problem, solution);
+  ok = solve_projection(cp, false, options_.equality_dependence_tolerance, problem, solution);
   solution.tau = elimination.tau_c();
   solution.stats.iterations += iterations;
   solution.fallbacks = 1;

@@ -16,7 +16,13 @@
 //      on the dense Q as the fallback (contact/solvers/unilateral_projection.hpp);
 //   4. τ = λ of the P rows, p_S, p_T = λ of the kept S, T rows (0 on dropped rows: App. E).
 // Warm start (§4.6): the previous call's positive normal impulses of the same contacts (ContactKey),
-// so an indeterminate support (four feet down) keeps its active set and τ stays continuous.
+// which saves pivots when the active set repeats.
+//   5. [mine] Where the impulses are indeterminate (four feet down, or three with twelve driven joints:
+//      P and the kept tangent rows span every DoF), principal pivoting returns a vertex — a touching
+//      foot with p_N = 0 that the next round-off lifts, and a τ that jumps when the vertex changes
+//      (measured on LINKS: the weight on two diagonal feet, swapped at 0.85 s, stance lost at 1.05 s).
+//      Stage II (least_torque.hpp LT2): among the impulses of the same v⁺, the least-‖τ‖ one, unique
+//      and continuous in the problem's data; option stage_two, as id_qp's.
 //
 // Right inverse: the forward `no_slip` step with τ applied solves (NS4) with v* + M⁻¹Pᵀτ, whose
 // unique v⁺ is this one (the KKT points coincide), so P v⁺ = q̇_des; p_N is unique when the active
@@ -38,15 +44,19 @@
 
 #include <unordered_map>
 
+#include "contact/no_slip/no_slip_model.hpp"
 #include "contact/solvers/find_indices.hpp"
 #include "contact/solvers/unilateral_projection.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/inverse_dynamics/impulse_memory.hpp"
+#include "control/inverse_dynamics/least_torque.hpp"
 
 namespace impetus {
 
 struct IdLcpNoSlipOptions {
   ProjectionOptions projection;        // the no_slip model's solver options (projection_options.hpp)
+  bool stage_two = true;               // least-‖τ‖ impulses where they are indeterminate (step 5)
+  double equality_dependence_tolerance = NoSlipOptions{}.equality_dependence_tolerance;   // τ_G, as the twin's
 };
 
 class IdLcpNoSlip final : public InverseDynamicsSolver {
@@ -58,8 +68,10 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   void restore_memory(const PredictionMemory& memory) override { memory_ = memory; }
 
  private:
-  bool solve_projection(const ContactProblem& cp, bool with_p_rows, const InverseDynamicsProblem& problem,
+  bool solve_projection(const ContactProblem& cp, bool with_p_rows, double tau_G, const InverseDynamicsProblem& problem,
                         InverseDynamicsSolution& solution);
+  /// Step 5: the least-‖τ‖ impulses of solution.v_plus (least_torque.hpp).
+  void stage_two(const ContactProblem& cp, const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution);
 
   IdLcpNoSlipOptions options_;
   BlockInertia M_inverse_;
@@ -71,6 +83,11 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   SparseRows P_;
   Eigen::VectorXd v_f_, guess_, z_, lambda_G_;
   PredictionMemory memory_;            // last call's p_N by contact: the warm start of §4.6
+  LeastTorqueSelection least_torque_;
+  Eigen::MatrixXd Jt_;
+  Eigen::VectorXd x_;
+  std::vector<char> nonnegative_;
+  std::vector<int> columns_;           // (m) the impulse component of each column of Jt_: i, nc + i, 2nc + i
 };
 
 }  // namespace impetus
