@@ -1,5 +1,6 @@
 // StewartTrinkleModel::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "contact/stewart_trinkle/approaching_groups.hpp"
 #include "contact/stewart_trinkle/warm_start.hpp"
 
 #include <cstdio>
@@ -33,7 +34,9 @@ std::unique_ptr<ContactModel> StewartTrinkleModel::create(const ModelOptions& op
 }
 
 StewartTrinkleModel::Workspace::Workspace(const StewartTrinkleOptions& options)
-    : lemke_(options.lemke()), warm_(std::make_unique<StewartTrinkleWarmStart>()) {}
+    : lemke_(options.lemke()),
+      warm_(std::make_unique<StewartTrinkleWarmStart>()),
+      approaching_(std::make_unique<ApproachingGroups>()) {}
 
 StewartTrinkleModel::Workspace::~Workspace() = default;
 
@@ -59,6 +62,8 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
   if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, ws.z_, warm_residual)) {
     lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
     lemke.attempts = 1;
+  } else if (ws.approaching_->solve(problem, ws.lcp_, ws.lemke_, options_.tolerance, ws.z_, lemke)) {
+    // (ST11): Lemke on the groups that can be loaded; the others meet (ST2)–(ST5) as checked.
   } else {
     assemble_stewart_trinkle_matrix(ws.lcp_);
     lemke = ws.lemke_.solve(ws.lcp_.A, ws.lcp_.q, ws.z_);

@@ -95,7 +95,9 @@
 //
 // Warm starts: Lemke's pivoting is never started from an old basis ([004] §5.3: that costs more
 // pivots than a cold start). Instead the active set of the guesses p_*_guess is tried first, and kept
-// only when it solves the LCP to the certificate (warm_start.hpp, ST10).
+// only when it solves the LCP to the certificate (warm_start.hpp, ST10). When it does not, Lemke runs
+// on the groups that can carry an impulse and the others are checked against (ST2) afterwards, joining
+// when pushed in (approaching_groups.hpp, ST11): exact, and the certificate is the whole problem's.
 #pragma once
 
 #include <memory>
@@ -180,6 +182,7 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
                                   StewartTrinkleLcp& lcp);
 
 struct StewartTrinkleWarmStart;
+struct ApproachingGroups;
 
 /// Everything of (ST6)–(ST9) but the matrix A: groups, J, D = J W Jᵀ, J v*, a, q.
 void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
@@ -208,6 +211,7 @@ class StewartTrinkleModel final : public ContactModel {
     LemkeSolver lemke_;
     StewartTrinkleLcp lcp_;
     std::unique_ptr<StewartTrinkleWarmStart> warm_;
+    std::unique_ptr<ApproachingGroups> approaching_;   // (ST11)
     Eigen::VectorXd z_, p_J_, impulse_, dv_;   // scratch: LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
   };
   StewartTrinkleOptions options_;

@@ -443,7 +443,7 @@ const ContactProblem& fallen_multibody(ProblemBuilder& b, std::mt19937& rng) {
 
 /// (ST2), (ST3), (ST5) and complementarity on the result, checked here rather than taken from the solver.
 void expect_complementary(const ContactProblem& p, const ContactResult& r, const std::string& what) {
-  const double V = p.v_star.lpNorm<Eigen::Infinity>() + (p.phi.cwiseAbs().maxCoeff() + p.phi_L.cwiseAbs().maxCoeff()) / p.dt;
+  const double V = p.v_star.lpNorm<Eigen::Infinity>() + (p.phi.lpNorm<Eigen::Infinity>() + p.phi_L.lpNorm<Eigen::Infinity>()) / p.dt;
   const double tol_v = kRelative * V;
   const Eigen::VectorXd gap_rate = p.N * r.v_plus + p.phi / p.dt, limit_rate = p.L * r.v_plus + p.phi_L / p.dt;
   const double P = std::max(r.p_N.maxCoeff(), p.nl > 0 ? r.p_L.maxCoeff() : 0.0);
@@ -485,6 +485,44 @@ TEST(StewartTrinkle, FallenNaoIslandIsSolvedToTheCertificate) {
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_LE(r.stats.residual, StewartTrinkleOptions{}.tolerance);
   expect_complementary(p, r, "nao step 272");
+}
+
+// ------------------------------------------------------------------ groups that can be loaded (ST11)
+
+TEST(StewartTrinkleModel, AContactThatOtherImpulsesPushInJoinsTheSolve) {
+  // (ST11): a unit cube falling at 1 m/s and sliding at 0.3 m/s along y lands on its x = −h edge
+  // (φ = 0) of a frictionless floor, with the x = +h edge 1.1 mm up and a ceiling (μ > 0) 0.1 m above
+  // its top. Alone, the +h edge would not reach the floor within the step (q_N = −1 + 1.1 = +0.1 m/s),
+  // so Lemke starts without it; but the impulse P that stops the −h edge turns the cube (I = ⅔ m h²):
+  // the −h edge gets 2.5 P/m upwards, the +h edge 0.5 P/m downwards, i.e. −1.2 m/s once the −h edge
+  // stops, below the −1.1 m/s its gap allows. So it must join the solve and carry an impulse; the
+  // ceiling stays out (p = 0), its sliding friction rows met by λ̂ alone.
+  const double h = kHalf.x(), phi_up = 1.1e-3, ceiling = 0.1;
+  ProblemBuilder b(kDt);
+  b.add_system(box_inertia(kMass, kHalf));
+  for (const Eigen::Vector3d& r : test::bottom_corners(kHalf))
+    b.contact(box_row(r, e(2)), box_row(r, e(0)), box_row(r, e(1)), r.x() > 0 ? phi_up : 0.0, 0.0);
+  const Eigen::Vector3d top(0, 0, h);
+  b.contact(box_row(top, -e(2)), box_row(top, e(0)), box_row(top, -e(1)), ceiling, kMu);
+  const Eigen::VectorXd v = twist(Eigen::Vector3d(0, 0.3, -1.0));
+  Eigen::VectorXd v_star = v;
+  v_star[2] -= kGravity * kDt;
+  const ContactProblem& p = b.build(v, v_star);
+  const Eigen::VectorXd q_N = p.N * p.v_star + p.phi / kDt;
+  for (int c = 0; c < 4; ++c) ASSERT_EQ(q_N[c] > 0, p.phi[c] > 0) << "contact " << c;   // the +h edge starts out
+
+  const ContactResult r = solve(p);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  expect_complementary(p, r, "cube landing on an edge");
+
+  double edge = 0;   // the +h edge's impulse; its split between the two corners is not unique
+  for (int c = 0; c < 4; ++c)
+    if (p.phi[c] > 0) edge += r.p_N[c];
+  EXPECT_GT(edge, kImpulse);
+  EXPECT_EQ(r.p_N[4], 0.0);
+  EXPECT_EQ(r.p_S[4], 0.0);
+  EXPECT_EQ(r.p_T[4], 0.0);
+  EXPECT_LE(p.kinetic_energy(r.v_plus), p.kinetic_energy(v_star));
 }
 
 // ------------------------------------------------------------------ statistics and failure
