@@ -20,6 +20,7 @@ constexpr double kSlipTolerance = 1e-6;
 bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, double tau_G,
                                    const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   const int na = static_cast<int>(problem.actuated.size()), nc = cp.nc, nl = cp.nl;
+  slipped_ = false;
   M_inverse_.reset(cp);
   factor_.reset(M_inverse_, v_f_);
   const double tol = tau_G;
@@ -73,6 +74,7 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
         worst = std::max({worst, std::abs(row_dot({&cp.S, i}, solution.v_plus)),
                           std::abs(row_dot({&cp.T, i}, solution.v_plus))});
     if (worst > kSlipTolerance * scale) {
+      slipped_ = true;
       solution.stats.status = SolveStatus::Failed;
       solution.stats.message = "a sticking contact slips at " + std::to_string(worst) +
                                " m/s under q̇_des (dependent tangent row not met)";
@@ -145,15 +147,23 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
     ok = solve_projection(cp, true, kNoSlipRetryDependence, problem, solution);
     solution.stats.iterations += iterations;
   }
-  if (ok) {
+  if (ok || slipped_) {
     if (solution.stats.status == SolveStatus::Fallback) solution.fallbacks = 1;
+    if (slipped_) {
+      // §4.5 with a solved projection: only dropped tangent rows are off (NS-ID4). Its τ holds the
+      // robot against the contacts it kept; τ_c would leave every joint to the contact impulses.
+      solution.stats.status = SolveStatus::Fallback;
+      solution.stats.message = "inconsistent q̇_des (seed 004 §4.5): " + solution.stats.message +
+                               "; τ of the projection with the kept rows";
+      solution.fallbacks = 1;
+    }
     if (options_.stage_two) stage_two(cp, problem, solution);
     memory_.remember(cp, solution.p_N);
     return;
   }
 
-  // §4.5: the desired velocity is inconsistent with the no-slip contacts (or the solve failed): τ = τ_c,
-  // and the prediction of the forward no-slip step under it.
+  // §4.5 when the projection itself fails (infeasible: no v⁺ meets P v⁺ = q̇_des and the contacts):
+  // τ = τ_c, and the prediction of the forward no-slip step under it.
   const std::string why = solution.stats.message;
   ActuatedElimination elimination;
   if (!elimination.build(problem)) {

@@ -32,7 +32,11 @@
 // homogeneous constraint c·v⁺ = 0 follows from the kept ones. With the P rows in the factor that is
 // false: a dropped row is a combination of kept rows that may include P rows with targets q̇_des ≠ 0
 // (two feet of a robot with prescribed joints: their distance is fixed by q̇_des, and no-slip demands
-// it be constant). So every S, T row is checked at v⁺, and a slip means q̇_des is inconsistent.
+// it be constant). So every S, T row is checked at v⁺, and a slip means q̇_des is inconsistent. Then
+// the projection's τ is kept (a fallback with the reason): it holds the robot against the contacts
+// the factor kept, and the forward step, which keeps the dropped rows too, moves the joints as little
+// as they allow. (τ_c instead, as below, leaves every joint to the contact impulses: on LINKS standing
+// under stewart_trinkle a round-off slip of 1e-7 m/s at 0.94 s gave τ = 0 and the stance folded.)
 // The §4.5 check (Eqs. 46–51) for inconsistent desired accelerations: (NS-ID3) is infeasible when
 // q̇_des demands a motion the no-slip contacts forbid (legs splaying while the feet stick). Principal
 // pivoting then marks rows infeasible (or fails); instead of the paper's min ‖P v⁺ − q̇_des‖ the call
@@ -83,6 +87,7 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   SparseRows P_;
   Eigen::VectorXd v_f_, guess_, z_, lambda_G_;
   PredictionMemory memory_;            // last call's p_N by contact: the warm start of §4.6
+  bool slipped_ = false;               // the last projection was solved but a dropped tangent row slips (NS-ID4)
   LeastTorqueSelection least_torque_;
   Eigen::MatrixXd Jt_;
   Eigen::VectorXd x_;
