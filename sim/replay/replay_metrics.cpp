@@ -1,29 +1,83 @@
 // Seed 004's table metrics of a run (replay_metrics.hpp).
 #include "sim/replay/replay_metrics.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "dynamics/kinematics.hpp"
+
 namespace impetus {
 
-ReplayMetricsAccumulator::ReplayMetricsAccumulator(const WorldModel& model, int controller, std::vector<int> joints)
-    : model_(model), spec_(model.controllers.at(controller)), controller_(controller), joints_(std::move(joints)) {
-  const int na = static_cast<int>(spec_.links.size());
+namespace {
+
+/// Distance from p to the segment [a, b].
+double segment_distance(const Eigen::Vector2d& p, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+  const Eigen::Vector2d d = b - a;
+  const double s = d.squaredNorm() > 0 ? std::clamp((p - a).dot(d) / d.squaredNorm(), 0.0, 1.0) : 0.0;
+  return (p - (a + s * d)).norm();
+}
+
+}  // namespace
+
+ReplayMetricsAccumulator::ReplayMetricsAccumulator(const WorldModel& model, int controller, std::vector<int> joints,
+                                                   ReplayWatch watch)
+    : model_(model), spec_(controller >= 0 ? &model.controllers.at(controller) : nullptr), controller_(controller),
+      joints_(std::move(joints)), watch_(std::move(watch)), kinematics_(model.multibody) {
+  if (!spec_) return;
+  const int na = static_cast<int>(spec_->links.size());
   if (joints_.empty())
     for (int j = 0; j < na; ++j) joints_.push_back(j);
   for (int j : joints_)
     if (j < 0 || j >= na) throw std::out_of_range("replay metrics: joint index " + std::to_string(j) + " of " + std::to_string(na));
-  for (int link : spec_.links) {
+  for (int link : spec_->links) {
     q_index_.push_back(model.multibody.links[link].joint.q_index);
     v_index_.push_back(model.multibody.links[link].joint.v_index);
   }
 }
 
+void ReplayMetricsAccumulator::watch(const State& state) {
+  if (watch_.held.empty() && watch_.base < 0) return;
+  forward_kinematics(model_.multibody, kinematics_, state.q, state.v);
+  const std::vector<Eigen::Isometry3d>& X = kinematics_.X_WL;
+  for (size_t i = 0; i < watch_.held.size(); ++i) {
+    const auto [body, holder] = watch_.held[i];
+    const Eigen::Vector3d p_HB = X[holder].inverse() * X[body].translation();
+    if (held_start_.size() <= i) {
+      held_start_.push_back(p_HB);
+      continue;
+    }
+    const double slip = (p_HB - held_start_[i]).norm();
+    max_slip_ = std::max(max_slip_, slip);
+    if (slip > watch_.lost_distance && !drop_time_) drop_time_ = state.t;
+  }
+  if (watch_.base >= 0) {
+    const Eigen::Isometry3d& X_WB = X[watch_.base];
+    const double z = X_WB.translation().z();
+    min_base_height_ = std::min(min_base_height_, z);
+    const double tilt = std::acos(std::clamp(X_WB.linear()(2, 2), -1.0, 1.0));
+    if ((z < watch_.fall_height || tilt > watch_.fall_tilt) && !fall_time_) fall_time_ = state.t;
+    if (watch_.waypoints.size() >= 2 && steps_ > 0) {
+      const Eigen::Vector2d p = kinematics_.p_WC[watch_.base].head<2>();
+      double d = std::numeric_limits<double>::infinity();
+      for (size_t k = 0; k + 1 < watch_.waypoints.size(); ++k)
+        d = std::min(d, segment_distance(p, watch_.waypoints[k], watch_.waypoints[k + 1]));
+      sum_path_ += d;
+      max_path_ = std::max(max_path_, d);
+    }
+  }
+}
+
+void ReplayMetricsAccumulator::start(const State& state) { watch(state); }
+
 void ReplayMetricsAccumulator::observe(const State& state, const StepData& data, double dt) {
   ++steps_;
-  spec_.trajectory.evaluate(state.t, q_des_, qd_des_, qdd_des_);
+  watch(state);
+  if (!spec_) return;
+  spec_->trajectory.evaluate(state.t, q_des_, qd_des_, qdd_des_);
   double e_pos = 0, e_vel = 0;
   for (int j : joints_) {
     e_pos += std::abs(state.q[q_index_[j]] - q_des_[j]);
@@ -49,7 +103,7 @@ void ReplayMetricsAccumulator::observe(const State& state, const StepData& data,
   bool in_contact = false;
   for (const Island& island : data.islands)
     for (int t : island.trees)
-      if (t == spec_.tree)
+      if (t == spec_->tree)
         for (int c : island.contacts) {
           simulated += data.impulse[c][0] / dt;
           in_contact = true;
@@ -67,6 +121,16 @@ void ReplayMetricsAccumulator::observe(const State& state, const StepData& data,
 ReplayMetrics ReplayMetricsAccumulator::result() const {
   ReplayMetrics m;
   m.steps = steps_;
+  m.has_controller = spec_ != nullptr;
+  m.watches_held = !watch_.held.empty();
+  m.watches_base = watch_.base >= 0;
+  m.watches_path = watch_.waypoints.size() >= 2;
+  m.drop_time = drop_time_;
+  m.max_slip = max_slip_;
+  m.fall_time = fall_time_;
+  m.min_base_height = watch_.base >= 0 ? min_base_height_ : 0;
+  if (steps_ > 0) m.path_mean_distance = sum_path_ / steps_;
+  m.path_max_distance = max_path_;
   if (steps_ > 0) {
     m.position_error = sum_position_ / steps_;
     m.velocity_error = sum_velocity_ / steps_;
@@ -87,9 +151,33 @@ ReplayMetrics ReplayMetricsAccumulator::result() const {
 void write_replay_metrics(const std::string& path, const std::string& controller, const ReplayMetrics& m) {
   using nlohmann::ordered_json;
   ordered_json j;
-  j["metrics_version"] = 1;
+  j["metrics_version"] = 2;
   j["controller"] = controller;
   j["steps"] = m.steps;
+  const auto time_or_null = [](const std::optional<double>& t) { return t ? ordered_json(*t) : ordered_json(nullptr); };
+  if (m.watches_held || m.watches_base) {
+    ordered_json t6;
+    if (m.watches_held) {
+      t6["dropped"] = m.drop_time.has_value();
+      t6["drop_time_s"] = time_or_null(m.drop_time);
+      t6["max_slip_m"] = m.max_slip;
+    }
+    if (m.watches_base) {
+      t6["fell"] = m.fall_time.has_value();
+      t6["fall_time_s"] = time_or_null(m.fall_time);
+      t6["min_base_height_m"] = m.min_base_height;
+    }
+    j["table6"] = t6;
+  }
+  if (m.watches_path)
+    j["fig17"] = {{"com_path_mean_distance_m", m.path_mean_distance}, {"com_path_max_distance_m", m.path_max_distance}};
+  if (!m.has_controller) {
+    std::ofstream out(path);
+    if (!out) throw std::runtime_error("cannot write " + path);
+    out << j.dump(2) << '\n';
+    if (!out) throw std::runtime_error("cannot write " + path);
+    return;
+  }
   j["table3"] = {{"position_error_rad", m.position_error}, {"velocity_error_rad_s", m.velocity_error}};
   j["table4"] = {{"mean_abs_dtau_Nm", m.mean_abs_dtau}, {"mean_abs_tau_Nm", m.mean_abs_tau},
                  {"max_abs_dtau_dt_Nm_s", m.max_abs_dtau_dt}};

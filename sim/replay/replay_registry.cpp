@@ -12,6 +12,7 @@
 
 #include "control/controller.hpp"
 #include "control/gait/trot_trajectory.hpp"
+#include "dynamics/kinematics.hpp"
 #include "sim/scene/scene_loader.hpp"
 
 namespace impetus {
@@ -31,6 +32,31 @@ std::string gains(const std::string& controller) {
   return controller == "pid" ? R"( kp="20" kd="0.2")" : R"( kp="100" kd="20")";
 }
 
+/// The <controller …> opening of a replay controller name: its type, gains and options. id_sensed_lag2 is
+/// ID(t_{i−2}), the paper's second sensed-force reference.
+std::string controller_element(const std::string& controller, const std::string& gain_attributes) {
+  if (controller == "id_sensed_lag2") return R"(<controller type="id_sensed" sensed_lag="2")" + gain_attributes;
+  return "<controller type=\"" + controller + "\"" + gain_attributes;
+}
+
+/// "model" or "model:solver" → (model, solver); solver empty for the model's default.
+std::pair<std::string, std::string> split_model(const std::string& variant) {
+  const size_t colon = variant.find(':');
+  if (colon == std::string::npos) return {variant, ""};
+  return {variant.substr(0, colon), variant.substr(colon + 1)};
+}
+
+/// <physics …> for the variant, with the solver element of no_slip and viscous.
+std::string physics(const std::string& variant, double dt, double duration, double mu) {
+  const auto [model, solver] = split_model(variant);
+  std::ostringstream s;
+  s << std::setprecision(17) << "<physics dt=\"" << dt << "\" duration=\"" << duration << "\" contact_model=\"" << model
+    << "\" mu=\"" << mu << "\"";
+  if (solver.empty()) return s.str() + "/>";
+  s << ">\n    <" << model << " solver=\"" << solver << "\"/>\n  </physics>";
+  return s.str();
+}
+
 std::string ground(const std::string& terrain) {
   if (terrain == "flat") return R"(<ground mu="0.1"/>)";
   // μ = ∞ is the no_slip model (S v⁺ = T v⁺ = 0 as equality constraints, μ ignored); the ground's μ = 100 is
@@ -41,10 +67,10 @@ std::string ground(const std::string& terrain) {
 
 /// The simulator's contact model: the paper's stewart_trinkle, no_slip on a μ = ∞ terrain, or the request's.
 std::string contact_model(const ReplayRequest& r) {
-  if (r.terrain == "flat_noslip") {
+  if (r.terrain == "flat_noslip" || r.terrain == "box_noslip") {
     if (!r.contact_model.empty() && r.contact_model != "no_slip")
-      throw std::invalid_argument("replay " + r.name + ": terrain flat_noslip is μ = ∞ as no-slip constraints, the " +
-                                  "no_slip model; --model " + r.contact_model + " contradicts it (use terrain flat)");
+      throw std::invalid_argument("replay " + r.name + ": terrain " + r.terrain + " is μ = ∞ as no-slip constraints, " +
+                                  "the no_slip model; --model " + r.contact_model + " contradicts it");
     return "no_slip";
   }
   return r.contact_model.empty() ? "stewart_trinkle" : r.contact_model;
@@ -55,11 +81,11 @@ std::string links_scene(const std::string& models_dir, const ReplayRequest& r, d
                         const std::string& joints, const std::string& controller_body) {
   std::ostringstream s;
   s << std::setprecision(17);
-  s << "<scene name=\"" << r.name << "\">\n  <physics dt=\"0.001\" duration=\"" << duration << "\" contact_model=\""
-    << contact_model(r) << "\" mu=\"0.5\"/>\n  " << ground(r.terrain)
+  s << "<scene name=\"" << r.name << "\">\n  " << physics(contact_model(r), 0.001, duration, 0.5) << "\n  "
+    << ground(r.terrain)
     << "\n  <model name=\"links\" urdf=\"" << models_dir << "/links/links.urdf\" base=\"floating\""
     << " check_triangle_inequality=\"false\">\n    <origin xyz=\"0 0 " << z << "\"/>\n    " << joints
-    << "\n    <controller type=\"" << r.controller << "\"" << gains(r.controller) << controller_body << "\n  </model>\n</scene>\n";
+    << "\n    " << controller_element(r.controller, gains(r.controller)) << controller_body << "\n  </model>\n</scene>\n";
   return s.str();
 }
 
@@ -111,13 +137,14 @@ std::string standing_joints(const std::array<Eigen::Vector3d, kLegs>& q) {
 }
 
 /// The trot's desired joint table, every ms, with exact q̇_des and q̈_des columns.
-void write_trot_table(const std::string& models_dir, double base_height, double duration, const std::string& path) {
+void write_trot_table(const std::string& models_dir, double base_height, double foot_height, double duration,
+                      const std::string& path) {
   const World probe = load_links(models_dir);
   const MultibodyModel& mb = probe.model.multibody;
   const std::array<TrotLeg, kLegs> legs = links_legs(probe);
   TrotPlan plan;
   plan.base_height = base_height;
-  plan.foot_height = kFootRadius;
+  plan.foot_height = foot_height;
   plan.path.duration = duration;
   const TrotPlanner planner(mb, legs, plan);
   std::ofstream out(path);
@@ -141,24 +168,116 @@ void write_trot_table(const std::string& models_dir, double base_height, double 
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+/// URDF's fixed-axis roll-pitch-yaw of R = R_z(yaw) R_y(pitch) R_x(roll).
+Eigen::Vector3d rpy_of(const Eigen::Matrix3d& R) {
+  return {std::atan2(R(2, 1), R(2, 2)), std::atan2(-R(2, 0), std::hypot(R(0, 0), R(1, 0))), std::atan2(R(1, 0), R(0, 0))};
+}
+
+constexpr double kPi = 3.14159265358979323846;
+const char* kArmJoints[7] = {"X_1", "Y_2", "Z_3", "X_4", "Y_5", "Z_6", "X_7"};
+const char* kFingerJoints[4] = {"F_00", "F_01", "F_10", "F_11"};
+constexpr double kArmStart = kPi / 2, kFingerStart = kPi / 4;   // rad: the task's initial pose (notes 004 §5.3)
+constexpr double kFingerClose = 0.01;                           // rad: the task's further closing
+constexpr double kFingerLength = 0.05;                          // m: arm7_hand.urdf, joint to tip centre
+
+std::string arm_joints() {
+  std::ostringstream out;
+  out << std::setprecision(17);
+  for (const char* j : kArmJoints) out << "<joint name=\"" << j << "\" position=\"" << kArmStart << "\"/>";
+  for (const char* j : kFingerJoints) out << "<joint name=\"" << j << "\" position=\"" << kFingerStart << "\"/>";
+  return out.str();
+}
+
+/// The box's pose in the world with the arm at its start: centred between the fingertips, kFingerLength·cos π/4
+/// ahead of the finger joints along the hand's x, its faces along the hand's axes (box.urdf's sizes are in
+/// the hand's frame), by forward kinematics of the loaded arm.
+Eigen::Isometry3d box_pose(const std::string& models_dir) {
+  const World probe = load_scene_string("<scene name=\"probe\"><physics dt=\"0.001\"/><model name=\"arm\" urdf=\"" +
+                                            models_dir + "/arm7_hand/arm7_hand.urdf\" base=\"fixed\">" + arm_joints() +
+                                            "</model></scene>",
+                                        models_dir + "/arm7_hand/probe.xml");
+  const MultibodyModel& mb = probe.model.multibody;
+  MultibodyData data(mb);
+  forward_kinematics(mb, data, probe.initial.q, probe.initial.v);
+  const Eigen::Isometry3d X_WH = data.X_WL[mb.find_link("arm/HAND")];
+  return X_WH * Eigen::Translation3d(kFingerLength * std::cos(kFingerStart), 0, 0);
+}
+
+/// Seed 004's manipulator task (notes 004 §3.4, §5.4): the arm follows q_des = π/2 − 0.1(1 − cos 10t) =
+/// (π/2 − 0.1) + 0.1 sin(10t + π/2) on all 7 joints, the fingers hold π/4 − 0.01 (closed further, so they
+/// squeeze the box); fingertip–box friction μ = 1, or μ = ∞ as no_slip (μ = 100 for the ID controllers).
+std::string arm_scene(const std::string& models_dir, const ReplayRequest& r, double duration) {
+  const Eigen::Isometry3d X_WB = box_pose(models_dir);
+  const Eigen::Vector3d rpy = rpy_of(X_WB.linear());
+  std::ostringstream s;
+  s << std::setprecision(17);
+  s << "<scene name=\"" << r.name << "\">\n  " << physics(contact_model(r), 0.001, duration, r.terrain == "box_mu1" ? 1.0 : 100.0)
+    << "\n  <model name=\"arm\" urdf=\"" << models_dir << "/arm7_hand/arm7_hand.urdf\" base=\"fixed\">\n    " << arm_joints()
+    << "\n    " << controller_element(r.controller, r.controller == "pid" ? R"( kp="20" kd="0.1">)" : R"( kp="100" kd="20">)");
+  for (const char* j : kArmJoints)
+    s << "\n      <joint name=\"" << j << "\" offset=\"" << kArmStart - 0.1 << "\" amplitude=\"0.1\" frequency=\"" << 10 / (2 * kPi)
+      << "\" phase=\"" << kPi / 2 << "\"/>";
+  for (const char* j : kFingerJoints) s << "\n      <joint name=\"" << j << "\" q=\"" << kFingerStart - kFingerClose << "\"/>";
+  s << "\n    </controller>\n  </model>\n  <model name=\"box\" urdf=\"" << models_dir << "/arm7_hand/box.urdf\" base=\"floating\">\n"
+    << "    <origin xyz=\"" << X_WB.translation().x() << ' ' << X_WB.translation().y() << ' ' << X_WB.translation().z()
+    << "\" rpy=\"" << rpy.x() << ' ' << rpy.y() << ' ' << rpy.z() << "\"/>\n  </model>\n</scene>\n";
+  return s.str();
+}
+
+/// Seed 000's grasp (scenes/grasp_no_slip.xml: its gripper, boxes and squeeze), under the variant's model.
+std::string seed000_grasp_scene(const std::string& models_dir, const ReplayRequest& r, double duration) {
+  std::ostringstream s;
+  s << std::setprecision(17) << "<scene name=\"" << r.name << "\">\n  " << physics(r.contact_model, 0.01, duration, 100)
+    << "\n  <model name=\"gripper\" urdf=\"" << models_dir << "/../scenes/grasp_gripper.urdf\" base=\"fixed\" self_collision=\"on\">\n"
+    << R"(    <origin xyz="0 0 0.5" rpy="0 0 0"/>
+    <actuator joint="left" effort="100"/>
+    <actuator joint="right" effort="-100"/>
+  </model>
+  <body name="box1" mass="0.5">
+    <origin xyz="-0.05 0 0.5" rpy="0 0 0"/>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+  </body>
+  <body name="box2" mass="0.5">
+    <origin xyz="0.05 0 0.5" rpy="0 0 0"/>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry></collision>
+  </body>
+</scene>
+)";
+  return s.str();
+}
+
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
 }
 
+void require_one_of(const std::string& replay, const char* what, const std::string& value,
+                    const std::vector<std::string>& allowed) {
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+    throw std::invalid_argument("replay " + replay + ": unknown " + what + " '" + value + "' (one of: " + joined(allowed) + ")");
+}
+
 }  // namespace
 
 const std::vector<ReplayInfo>& replay_list() {
   static const std::vector<ReplayInfo> list = [] {
-    const std::vector<std::string> controllers = {"id_qp_coulomb", "id_lcp_coulomb", "id_lcp_noslip", "id_qp_noslip",
-                                                  "id_sensed", "pid"};
+    // The paper's seven columns (Table 3's order): QP,μ; QP,∞; LCP,μ; LCP,∞; PID; ID(t_{i−1}); ID(t_{i−2}).
+    const std::vector<std::string> controllers = {"id_qp_coulomb", "id_qp_noslip", "id_lcp_coulomb", "id_lcp_noslip",
+                                                  "pid", "id_sensed", "id_sensed_lag2"};
     return std::vector<ReplayInfo>{
         {"links_stance", "seed 004: LINKS standing still at init.xml's pose (Σ f_N = 47.088 N)",
-         {"flat_noslip", "flat", "height_map"}, controllers, 2.0},
+         {"flat_noslip", "flat", "height_map"}, controllers, {}, 2.0, 2},
         // Not on the height map yet: the planner's feet and base follow a flat ground.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_noslip", "flat"}, controllers, 30.0},
+         {"flat_noslip", "flat"}, controllers, {}, 30.0, 2},
+        {"arm7_grasp", "seed 004: arm7_hand holding a 6000 kg/m³ box through q_des = π/2 − 0.1(1 − cos 10t)",
+         {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 1},
+        {"seed000_grasp", "seed 000 Table I: two fingers squeezing two boxes against gravity, dt 0.01 s, 1000 steps",
+         {"none"}, {"none"}, {"no_slip", "stewart_trinkle", "no_slip:lemke"}, 10.0, 1},
+        {"seed000_walk", "seed 000 Tables II-III: LINKS trotting 10 s on the height map, principal pivoting vs Lemke",
+         {"height_map"}, {"pid"},
+         {"no_slip:principal_pivoting", "no_slip:lemke", "viscous:principal_pivoting", "viscous:lemke"}, 10.0, 1},
     };
   }();
   return list;
@@ -172,29 +291,64 @@ const ReplayInfo& find_replay(const std::string& name) {
   throw std::invalid_argument("unknown replay '" + name + "' (one of: " + joined(names) + ")");
 }
 
+ReplayWatchSpec replay_watch(const std::string& name) {
+  ReplayWatchSpec w;
+  if (name == "links_stance" || name == "links_trot" || name == "seed000_walk") w.base = "links/BODY";
+  if (name == "links_trot" || name == "seed000_walk") w.waypoints = true;
+  if (name == "arm7_grasp") {
+    w.held = {{"box/BOX", "arm/HAND"}};
+    w.tracked_joints = {0, 1, 2, 3, 4, 5, 6};   // the arm's joints only, as the authors' process_data.m
+  }
+  if (name == "seed000_grasp") w.held = {{"box1", "gripper/finger_left"}, {"box2", "gripper/finger_right"}};
+  return w;
+}
+
+ReplayWatch replay_watch(const std::string& name, const WorldModel& model) {
+  const auto link_of = [&](const std::string& link_name) {
+    const int link = model.multibody.find_link(link_name);
+    if (link < 0) throw std::logic_error("replay " + name + ": no link " + link_name + " in the scene");
+    return link;
+  };
+  const ReplayWatchSpec spec = replay_watch(name);
+  ReplayWatch w;
+  for (const auto& [body, holder] : spec.held) w.held.emplace_back(link_of(body), link_of(holder));
+  if (!spec.base.empty()) w.base = link_of(spec.base);
+  if (spec.waypoints) w.waypoints = BasePathParameters().waypoints;
+  return w;
+}
+
 std::string write_replay_scene(const ReplayRequest& request, const std::string& models_dir, const std::string& dir) {
   const ReplayInfo& info = find_replay(request.name);
   ReplayRequest r = request;
   if (r.controller.empty()) r.controller = info.controllers.front();
   if (r.terrain.empty()) r.terrain = info.terrains.front();
-  if (std::find(info.controllers.begin(), info.controllers.end(), r.controller) == info.controllers.end())
-    throw std::invalid_argument("replay " + r.name + ": unknown controller '" + r.controller + "' (one of: " +
-                                joined(info.controllers) + ")");
-  if (std::find(info.terrains.begin(), info.terrains.end(), r.terrain) == info.terrains.end())
-    throw std::invalid_argument("replay " + r.name + ": unknown terrain '" + r.terrain + "' (one of: " +
-                                joined(info.terrains) + ")");
+  if (r.contact_model.empty() && !info.models.empty()) r.contact_model = info.models.front();
+  require_one_of(r.name, "controller", r.controller, info.controllers);
+  require_one_of(r.name, "terrain", r.terrain, info.terrains);
+  if (!info.models.empty()) require_one_of(r.name, "model", r.contact_model, info.models);
   const double duration = r.duration >= 0 ? r.duration : info.duration;
   std::filesystem::create_directories(dir);
-  // On the height map the robot starts above its highest point (3 cm) and drops onto it.
-  const double z = standing_height() + (r.terrain == "height_map" ? 0.03 : 0.0);
-  std::string body = "/>";
-  if (r.name == "links_trot") {
-    write_trot_table(models_dir, z, duration, dir + "/desired.csv");
-    body = " trajectory=\"desired.csv\"/>";
-  }
   const std::string path = dir + "/replay.xml";
+  std::string scene;
+  if (r.name == "arm7_grasp") {
+    scene = arm_scene(models_dir, r, duration);
+  } else if (r.name == "seed000_grasp") {
+    scene = seed000_grasp_scene(models_dir, r, duration);
+  } else {
+    // On the height map the robot starts above its highest point (3 cm) and drops onto it.
+    const double z = standing_height() + (r.terrain == "height_map" ? 0.03 : 0.0);
+    std::string body = "/>";
+    if (r.name != "links_stance") {
+      // seed000_walk: the trot planned for a flat ground at the map's mid-height (1.5 cm); the legs' PD and
+      // the contacts take up the ±1.5 cm of the bumps.
+      const double ground_z = r.name == "seed000_walk" ? 0.015 : 0.0;
+      write_trot_table(models_dir, standing_height() + ground_z, kFootRadius + ground_z, duration, dir + "/desired.csv");
+      body = " trajectory=\"desired.csv\"/>";
+    }
+    scene = links_scene(models_dir, r, duration, z, standing_joints(standing_pose(models_dir, standing_height())), body);
+  }
   std::ofstream out(path);
-  out << links_scene(models_dir, r, duration, z, standing_joints(standing_pose(models_dir, standing_height())), body);
+  out << scene;
   if (!out) throw std::runtime_error("cannot write " + path);
   return path;
 }

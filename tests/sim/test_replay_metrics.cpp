@@ -115,7 +115,7 @@ TEST(ReplayMetrics, SameRunSameMetricsJson) {
   const std::string ta((std::istreambuf_iterator<char>(fa)), {}), tb((std::istreambuf_iterator<char>(fb)), {});
   EXPECT_EQ(ta, tb);
   const nlohmann::json j = nlohmann::json::parse(ta);
-  EXPECT_EQ(j["metrics_version"], 1);
+  EXPECT_EQ(j["metrics_version"], 2);
   EXPECT_EQ(j["steps"], 100);
   EXPECT_TRUE(j["table5"].contains("normal_force_rel_error"));
 }

@@ -33,7 +33,8 @@ TEST(CliReplay, ListNamesEveryReplayFirstOnItsLine) {
   const auto out = run_impetus("replay --list");
   ASSERT_EQ(out.status, 0) << out.text;
   EXPECT_EQ(out.text.rfind("links_stance  ", 0), 0u) << out.text;
-  EXPECT_NE(out.text.find("\nlinks_trot  "), std::string::npos) << out.text;
+  for (const char* name : {"\nlinks_trot  ", "\narm7_grasp  ", "\nseed000_grasp  ", "\nseed000_walk  "})
+    EXPECT_NE(out.text.find(name), std::string::npos) << out.text;
   EXPECT_NE(out.text.find("controllers id_qp_coulomb,"), std::string::npos) << out.text;
 }
 
@@ -45,7 +46,7 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
   const auto run_a = run_impetus(args + a.string());
   ASSERT_EQ(run_a.status, 0) << run_a.text;
   ASSERT_EQ(run_impetus(args + b.string()).status, 0);
-  for (const char* file : {"replay.xml", "trajectory.csv", "summary.json", "control.csv", "metrics.json"})
+  for (const char* file : {"replay.xml", "trajectory.csv", "summary.json", "control.csv", "metrics.json", "timing.json"})
     ASSERT_TRUE(fs::exists(a / file)) << file;
   EXPECT_EQ(read(a / "metrics.json"), read(b / "metrics.json"));
   EXPECT_EQ(read(a / "trajectory.csv"), read(b / "trajectory.csv"));
@@ -58,6 +59,26 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
   EXPECT_LT(m["table5"]["normal_force_rel_error"].get<double>(), kTwin);
   fs::remove_all(a);
   fs::remove_all(b);
+}
+
+TEST(CliReplay, MatrixRunsEveryCellAndWritesTheReport) {
+  // seed000_grasp's matrix: one cell per contact model it compares, each with its metrics (the grasp held:
+  // Table 6) and its clock readings apart in timing.json; report.md has a row per model and the paper's ratio.
+  const fs::path dir = scratch("matrix");
+  const auto out = run_impetus("replay seed000_grasp --matrix --duration 0.2 --out " + dir.string());
+  ASSERT_EQ(out.status, 0) << out.text;
+  for (const char* cell : {"none-none-no_slip", "none-none-stewart_trinkle", "none-none-no_slip_lemke"}) {
+    const nlohmann::json m = nlohmann::json::parse(read(dir / cell / "metrics.json"));
+    EXPECT_EQ(m["steps"], 20) << cell;
+    EXPECT_FALSE(m["table6"]["dropped"].get<bool>()) << cell;
+    EXPECT_FALSE(m.contains("wall_s")) << cell;
+    const nlohmann::json t = nlohmann::json::parse(read(dir / cell / "timing.json"));
+    EXPECT_GT(t["contact_stage_s"]["total"].get<double>(), 0) << cell;
+  }
+  const std::string report = read(dir / "report.md");
+  for (const char* row : {"| no_slip | 20 | held |", "| stewart_trinkle | 20 | held |", "6.58 (10.9681 s / 1.6680 s)"})
+    EXPECT_NE(report.find(row), std::string::npos) << row << "\n" << report;
+  fs::remove_all(dir);
 }
 
 TEST(CliReplay, UnknownNamesAreRefused) {

@@ -5,7 +5,7 @@
 //   impetus models
 //   impetus view RUN_DIR [--serve] [--port N]
 //   impetus batch | compare | models-compare   (batch_commands.hpp)
-//   impetus replay NAME [--controller C] [--terrain T] [--model M] [--duration S] [--out DIR] | --list  (replay.hpp)
+//   impetus replay NAME [--controller C] [--terrain T] [--model M] [--duration S] [--out DIR] [--matrix] | --list  (replay.hpp)
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -205,7 +205,9 @@ int main(int argc, char** argv) {
   replay->add_flag("--list", replay_options.list, "list the replays: name, what, terrains, controllers");
   replay->add_option("--controller", replay_options.request.controller, "controller (default: the replay's first)");
   replay->add_option("--terrain", replay_options.request.terrain, "terrain (default: the replay's first)");
-  replay->add_option("--model", replay_options.request.contact_model, "contact model (default stewart_trinkle)");
+  replay->add_option("--model", replay_options.request.contact_model,
+                     "contact model (default stewart_trinkle; no_slip on a μ = ∞ terrain; a replay comparing models: its first)");
+  replay->add_flag("--matrix", replay_options.matrix, "run every terrain × controller × model of the replay, write report.md");
   replay->add_option("--duration", replay_options.request.duration, "simulated time in s (default: the paper's)")
       ->check(CLI::NonNegativeNumber);
   replay->add_option("--out", replay_options.out_dir, "output folder (default runs/replay/NAME)");
@@ -219,7 +221,10 @@ int main(int argc, char** argv) {
     if (check->parsed()) return command_check(scene, strict);
     if (solve->parsed()) return impetus::solve_command(solve_options, std::cout);
     if (view->parsed()) return impetus::view_command(run_dir, serve, port, std::cout, std::cerr);
-    if (replay->parsed()) return impetus::replay_command(replay_options, std::cout);
+    if (replay->parsed()) {
+      for (int i = 0; i < argc; ++i) replay_options.command_line += (i ? " " : "") + std::string(argv[i]);
+      return impetus::replay_command(replay_options, std::cout);
+    }
     return command_models();
   } catch (const impetus::LoadError& e) {
     std::cerr << e.what() << '\n';

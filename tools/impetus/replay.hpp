@@ -1,6 +1,8 @@
-// impetus replay NAME [--controller C] [--terrain T] [--model M] [--duration S] [--out DIR] | --list
+// impetus replay NAME [--controller C] [--terrain T] [--model M] [--duration S] [--out DIR] [--matrix] | --list
 // (sim/replay/replay_registry.hpp): builds the replay's scene into the run folder, runs it as `impetus run`
-// does, and writes metrics.json (sim/replay/replay_metrics.hpp) beside the usual run files.
+// does, and writes metrics.json (sim/replay/replay_metrics.hpp: deterministic) and timing.json (clock
+// readings) beside the usual run files. --matrix runs every terrain × controller × model of the replay,
+// one folder each, and writes report.md (sim/replay/replay_report.hpp): our numbers beside the papers'.
 #pragma once
 
 #include <ostream>
@@ -13,6 +15,8 @@ namespace impetus {
 struct ReplayCommandOptions {
   ReplayRequest request;
   bool list = false;
+  bool matrix = false;          // every terrain × controller × model of the replay, then report.md
+  std::string command_line;     // written into report.md
   std::string out_dir;          // default runs/replay/NAME
   std::string models_dir;       // the repository's models/
 };
