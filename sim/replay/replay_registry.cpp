@@ -268,9 +268,9 @@ const std::vector<ReplayInfo>& replay_list() {
     return std::vector<ReplayInfo>{
         {"links_stance", "seed 004: LINKS standing still at init.xml's pose (Σ f_N = 47.088 N)",
          {"flat_noslip", "flat", "height_map"}, controllers, {}, 2.0, 2},
-        // Not on the height map yet: the planner's feet and base follow a flat ground.
+        // On the height map the planner's feet and base follow a flat ground at the map's mid-height.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_noslip", "flat"}, controllers, {}, 30.0, 2},
+         {"flat_noslip", "flat", "height_map"}, controllers, {}, 30.0, 2},
         {"arm7_grasp", "seed 004: arm7_hand holding a 6000 kg/m³ box through q_des = π/2 − 0.1(1 − cos 10t)",
          {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 1},
         {"seed000_grasp", "seed 000 Table I: two fingers squeezing two boxes against gravity, dt 0.01 s, 1000 steps",
@@ -339,9 +339,9 @@ std::string write_replay_scene(const ReplayRequest& request, const std::string& 
     const double z = standing_height() + (r.terrain == "height_map" ? 0.03 : 0.0);
     std::string body = "/>";
     if (r.name != "links_stance") {
-      // seed000_walk: the trot planned for a flat ground at the map's mid-height (1.5 cm); the legs' PD and
-      // the contacts take up the ±1.5 cm of the bumps.
-      const double ground_z = r.name == "seed000_walk" ? 0.015 : 0.0;
+      // On the height map the trot is planned for a flat ground at the map's mid-height (1.5 cm); the legs'
+      // feedback and the contacts take up the ±1.5 cm of the bumps (the planner does not read the terrain).
+      const double ground_z = r.terrain == "height_map" ? 0.015 : 0.0;
       write_trot_table(models_dir, standing_height() + ground_z, kFootRadius + ground_z, duration, dir + "/desired.csv");
       body = " trajectory=\"desired.csv\"/>";
     }

@@ -4,8 +4,8 @@
 //
 // Replays:
 //   links_stance    LINKS stands still at init.xml's pose (seed 004 §7.1: Σ f_N = 47.088 N)
-//   links_trot      LINKS trots seed 004's waypoints (§7.2; control/gait/), on flat terrains only (the
-//                   planner does not yet place feet on a height map)
+//   links_trot      LINKS trots seed 004's waypoints (§7.2; control/gait/); on the height map the plan is
+//                   for a flat ground at the map's mid-height (the planner does not read the terrain)
 //   arm7_grasp      seed 004's manipulator (§7.3): arm7_hand holds the 6000 kg/m³ box, placed in the hand
 //                   at q = π/2 by forward kinematics, while its 7 joints follow q_des = π/2 − 0.1(1 − cos 10t)
 //                   and the fingers are commanded 0.01 rad further closed than π/4; 3 s

@@ -156,6 +156,17 @@ void links_report(std::ostream& o, const ReplayInfo& info, const std::vector<Cel
           o << "| " << label(c.where->controller) << " | " << num(c.metrics["fig17"]["com_path_mean_distance_m"].get<double>())
             << " | " << num(c.metrics["fig17"]["com_path_max_distance_m"].get<double>()) << " |\n";
     }
+    if (trot && terrain == "height_map") {
+      std::optional<double> qp, pid;
+      for (const auto& [e, name] : by_position) {
+        if (name == "id_qp_coulomb") qp = e;
+        if (name == "pid") pid = e;
+      }
+      if (qp && pid)
+        o << "\n§8.3 (Fig. 16): ID(t_i)_QP,μ's positional error against error feedback alone (PID): ours "
+          << num(100 * (1 - *qp / *pid), 3) << " % lower; the paper: 19 % lower (its PID is joint PID with "
+          << "operational-space and VIIP feedback, ours joint PD only).\n";
+    }
     if (trot && low)
       o << "\nRanking by positional error here — the paper's (rigid, low friction): LCP,μ < QP,μ ≈ sensed < QP,∞ < PID "
            "(LCP,∞ fell); ours (fallen runs included, their error is that of a fallen robot): "

@@ -82,7 +82,7 @@ TEST(CliReplay, MatrixRunsEveryCellAndWritesTheReport) {
 }
 
 TEST(CliReplay, UnknownNamesAreRefused) {
-  for (const char* args : {"replay nothing", "replay links_stance --controller nope", "replay links_trot --terrain height_map",
+  for (const char* args : {"replay nothing", "replay links_stance --controller nope", "replay links_trot --terrain hills",
                            "replay links_stance --terrain flat_sticky"}) {
     const auto out = run_impetus(args);
     EXPECT_EQ(out.status, 1) << args << "\n" << out.text;
