@@ -2,7 +2,8 @@
 // Benchmark:
 //
 //   build/bench/bench_inverse_dynamics                              every variant, n = 1, 2, 4, …, 128
-//   build/bench/bench_inverse_dynamics --benchmark_filter=id_lcp_noslip
+//   build/bench/bench_inverse_dynamics --benchmark_filter=id_lcp_noslip   (with id_lcp_noslip_stage_one:
+//                                                                          the same without Stage II)
 //
 // The problem: the quadruped of models/quadruped standing on its four feet (hips 0.8, knees 1.2, μ = 1),
 // assembled by the simulator (one step of `no_slip`, whose island problem is taken as is; nv = 18, 12
@@ -106,6 +107,11 @@ std::unique_ptr<InverseDynamicsSolver> make(int variant) {
     case 0: return std::make_unique<IdLcpNoSlip>();
     case 1: return std::make_unique<IdLcpCoulomb>();
     case 2: return std::make_unique<IdQp>();
+    case 4: {
+      IdLcpNoSlipOptions o;
+      o.stage_two = false;
+      return std::make_unique<IdLcpNoSlip>(o);
+    }
     default: {
       IdQpOptions o;
       o.unbounded_friction = true;
@@ -137,6 +143,8 @@ void BM_InverseDynamics(benchmark::State& state, int variant) {
 }
 
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_lcp_noslip, 0)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
+// Stage I alone (principal pivoting's vertex, no least-‖τ‖ choice): the cost of Stage II in the same run.
+BENCHMARK_CAPTURE(BM_InverseDynamics, id_lcp_noslip_stage_one, 4)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_lcp_coulomb, 1)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_qp_coulomb, 2)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_qp_noslip, 3)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
