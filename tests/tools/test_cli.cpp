@@ -91,6 +91,30 @@ TEST_P(CliBadInput, IsRefusedWithFileAndLine) {
 INSTANTIATE_TEST_SUITE_P(Classes, CliBadInput, ::testing::ValuesIn(kBad),
                          [](const auto& info) { return std::string(info.param.name); });
 
+TEST(Cli, ARunPutsEachLoadWarningIntoTheSummary) {
+  // Issue 17: a repaired inertia (0.1 + 0.1 < 0.3 breaks the triangle inequality) warns, and the warning
+  // reaches summary.json with the URDF's file and line, so a batch run shows it.
+  const fs::path urdf = write("odd_inertia.urdf", R"(<robot name="odd">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.3"/></inertial>
+    <collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+</robot>
+)");
+  const fs::path scene = write("odd_inertia.xml", R"(<scene name="odd_inertia">
+  <physics dt="0.001" duration="0.01" contact_model="stewart_trinkle" mu="0.5"/>
+  <ground/>
+  <model name="m" urdf="odd_inertia.urdf" base="floating"><origin xyz="0 0 0.5" rpy="0 0 0"/></model>
+</scene>
+)");
+  const fs::path out = scratch() / "odd_out";
+  const Output o = run_impetus("run " + scene.string() + " --out " + out.string());
+  ASSERT_EQ(o.status, 0) << o.text;
+  const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
+  ASSERT_EQ(summary["warnings"].size(), 1u) << summary.dump();
+  EXPECT_EQ(summary["warnings"][0]["file"], urdf.string());
+  EXPECT_EQ(summary["warnings"][0]["line"], 2);
+  EXPECT_NE(summary["warnings"][0]["message"].get<std::string>().find("triangle inequality"), std::string::npos);
+}
+
 TEST(Cli, AUrdfWhoseColladaMeshWouldAbortAssimpIsRefusedWithTheMeshFileAndLine) {
   // The fuzz finding tests/fuzz/dae/long_texture_reference.dae (assimp 5.2 aborted on it) as a user's
   // robot would bring it: `check` exits 1 and names the mesh, its line and what is wrong.
