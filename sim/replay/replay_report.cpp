@@ -93,6 +93,9 @@ void links_report(std::ostream& o, const ReplayInfo& info, const std::vector<Cel
     o << "\n## Terrain `" << terrain << "`"
       << (low ? " — the paper's rigid, low friction (μ = 0.1)" : high ? " — the paper's rigid, high friction (μ = ∞)" : "")
       << "\n\n";
+    if (high)
+      o << "On μ = ∞ the ground's μ is 100 for the Coulomb ID controllers, which is QP,∞'s μ: ID(t_i)_QP,μ and "
+           "ID(t_i)_QP,∞ solve the same problems here and their rows are the same.\n\n";
     o << "Table 3 (tracking; mean over steps and joints) and Table 6 (fell)"
       << (trot && (low || high) ? ", ours beside the paper's" : "") << ":\n\n";
     o << "| controller | e_pos (rad) | e_vel (rad/s) | fell |" << (trot && (low || high) ? " paper e_pos | paper e_vel |" : "")
