@@ -52,6 +52,12 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
   EXPECT_EQ(read(a / "trajectory.csv"), read(b / "trajectory.csv"));
   const nlohmann::json m = nlohmann::json::parse(read(a / "metrics.json"));
   EXPECT_EQ(m["controller"], "id_lcp_coulomb");
+  // Fig. 19's samples: every call counted once, under the contact count of its step (4 feet standing).
+  const nlohmann::json t = nlohmann::json::parse(read(a / "timing.json"));
+  long calls = 0;
+  for (const nlohmann::json& row : t["id_call_s_by_contacts"]) calls += row["calls"].get<long>();
+  EXPECT_EQ(calls, t["id_call_s"]["calls"].get<long>());
+  EXPECT_EQ(calls, 200);
   EXPECT_EQ(m["steps"], 200);
   constexpr double kWeight = 4.8 * 9.81, kSettling = 0.01;   // standing still: the 1 %
   EXPECT_NEAR(m["table5"]["normal_force_simulated_N"].get<double>(), kWeight, kSettling * kWeight);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <sys/wait.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -46,6 +47,7 @@ CellResult run_cell(const ReplayRequest& request, const std::string& models_dir,
                                    replay_watch(request.name, world.model));
   metrics.start(world.initial);
   std::vector<double> contact_times, control_times;
+  std::map<int, std::vector<double>> by_contacts;   // ID call times by the step's contact count (Fig. 19)
   double contacts = 0;
   RunOptions run;
   run.out_dir = dir;
@@ -55,7 +57,10 @@ CellResult run_cell(const ReplayRequest& request, const std::string& models_dir,
     metrics.observe(state, data, stepper.dt());
     contact_times.push_back(data.times.contact);
     contacts += data.stats.contacts;
-    if (controlled && data.control.at(0).called) control_times.push_back(data.times.control);
+    if (controlled && data.control.at(0).called) {
+      control_times.push_back(data.times.control);
+      by_contacts[data.stats.contacts].push_back(data.times.control);
+    }
     return std::string();
   };
   const auto start = std::chrono::steady_clock::now();
@@ -84,6 +89,12 @@ CellResult run_cell(const ReplayRequest& request, const std::string& models_dir,
                     {"mean", control_times.empty() ? 0.0 : control_total / control_times.size()},
                     {"median", control_median},
                     {"p90", control_p90}};
+  nlohmann::ordered_json fig19 = nlohmann::ordered_json::array();
+  for (auto& [nc, times] : by_contacts) {
+    const auto [median, p90] = median_p90(times);
+    fig19.push_back({{"contacts", nc}, {"calls", times.size()}, {"median", median}, {"p90", p90}});
+  }
+  t["id_call_s_by_contacts"] = fig19;
   std::ofstream out(dir + "/timing.json");
   out << t.dump(2) << '\n';
   if (!out) throw std::runtime_error("cannot write " + dir + "/timing.json");
