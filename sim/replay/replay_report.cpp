@@ -166,9 +166,9 @@ void links_report(std::ostream& o, const ReplayInfo& info, const std::vector<Cel
         if (name == "pid") pid = e;
       }
       if (qp && pid)
-        o << "\n§8.3 (Fig. 16): ID(t_i)_QP,μ's positional error against error feedback alone (PID): ours "
-          << num(100 * (1 - *qp / *pid), 3) << " % lower; the paper: 19 % lower (its PID is joint PID with "
-          << "operational-space and VIIP feedback, ours joint PD only).\n";
+        o << "\n§8.3 (Fig. 16): ID(t_i)_QP,μ's positional error over that of error feedback alone (PID): ours "
+          << num(*qp / *pid, 3) << "; the paper's 0.81 (19 % lower; its PID is joint PID with operational-space "
+          << "and VIIP feedback, ours joint PD only).\n";
     }
     if (trot && low)
       o << "\nRanking by positional error here — the paper's (rigid, low friction): LCP,μ < QP,μ ≈ sensed < QP,∞ < PID "
