@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "contact/sparse_fill.hpp"
 #include "dynamics/jacobian.hpp"
 #include "dynamics/mimic.hpp"
 
@@ -204,12 +205,9 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
         P.p_T_guess[r] = it->second[2];
       }
     }
-    P.N.resize(nc, nv);
-    P.S.resize(nc, nv);
-    P.T.resize(nc, nv);
-    P.N.setFromTriplets(tN.begin(), tN.end());
-    P.S.setFromTriplets(tS.begin(), tS.end());
-    P.T.setFromTriplets(tT.begin(), tT.end());
+    set_from_row_ordered_triplets(P.N, nc, nv, tN);
+    set_from_row_ordered_triplets(P.S, nc, nv, tS);
+    set_from_row_ordered_triplets(P.T, nc, nv, tT);
 
     // Joint-limit rows.
     const int nl = static_cast<int>(island.limit_dofs.size());
@@ -230,8 +228,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     int r = 0;
     for (const LimitRow& l : limits)
       if (island_of_root[sets.find(l.tree)] == k) P.phi_L[r++] = std::max(l.phi, 0.0);  // see project_onto_joint_limits
-    P.L.resize(nl, nv);
-    P.L.setFromTriplets(tL.begin(), tL.end());
+    set_from_row_ordered_triplets(P.L, nl, nv, tL);
 
     for (int t : island.trees) column_of_tree[t] = -1;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "contact/sparse_fill.hpp"
 #include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/jacobian.hpp"
@@ -72,8 +73,7 @@ void assemble_rows(const MultibodyModel& mb, const MultibodyData& kin, const Rec
     add_link(c.link_b, -1.0);
   }
   P.nc = static_cast<int>(s.rows.size());
-  P.N.resize(P.nc, P.nv);
-  P.N.setFromTriplets(s.triplets.begin(), s.triplets.end());
+  set_from_row_ordered_triplets(P.N, P.nc, P.nv, s.triplets);
 }
 
 /// (R3) by projected Gauss–Seidel: w = Aλ + φ⁺ kept current, λᵢ ← max(0, λᵢ − wᵢ/Aᵢᵢ).

@@ -51,8 +51,6 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
     for (const EcpBodyInfo& body : hull_plane->bodies())
       if (body.hull && body.link >= 0) hull_bodies.push_back(body.link);
   recovery_scope_ = RecoveryScope(model_, hull_bodies);
-  contact_threads_.resize(pool_.threads());
-  for (ContactThread& thread : contact_threads_) thread.workspace = contact_model_->make_workspace();
 }
 
 void Stepper::step(State& state) {
@@ -107,9 +105,11 @@ void Stepper::solve_contacts() {
   data_.impulse.assign(data_.contacts.size(), Eigen::Vector3d::Zero());
   data_.results.resize(data_.islands.size());
   data_.island_energy_change.resize(data_.islands.size());
+  while (island_buffers_.size() < data_.islands.size())
+    island_buffers_.push_back({contact_model_->make_workspace(), Eigen::VectorXd()});
   // Islands share no tree and no contact: each writes only its own slots, so the bits are those of a
   // sequential loop whatever the thread count.
-  auto solve = [this](int k, int thread) { solve_island(k, contact_threads_[thread]); };
+  auto solve = [this](int k, int) { solve_island(k); };
   pool_.run(static_cast<int>(data_.islands.size()), solve);
 
   // Statistics in island order (the energy's sum in a fixed order).
@@ -128,12 +128,13 @@ void Stepper::solve_contacts() {
   report_contacts();
 }
 
-void Stepper::solve_island(int k, ContactThread& thread) {
+void Stepper::solve_island(int k) {
+  IslandBuffers& buffers = island_buffers_[k];
   const MultibodyModel& mb = model_.multibody;
   const Island& island = data_.islands[k];
   const ContactProblem& problem = data_.problems[k];
   ContactResult& result = data_.results[k];
-  contact_model_->solve(problem, result, *thread.workspace);
+  contact_model_->solve(problem, result, *buffers.workspace);
 
   double kinetic_change = 0;
   for (std::size_t i = 0; i < island.trees.size(); ++i) {
@@ -145,8 +146,8 @@ void Stepper::solve_island(int k, ContactThread& thread) {
     else v_plus = result.v_plus.segment(block.offset, block.size);
     const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
     const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
-    Eigen::VectorXd& Mv = thread.Mv;
-    Mv.resize(tree.nv);
+    if (buffers.Mv.size() < tree.nv) buffers.Mv.resize(tree.nv);   // the island's largest tree: no resize per tree
+    auto Mv = buffers.Mv.head(tree.nv);
     Mv.noalias() = M * v_plus;
     const double twice_kinetic_plus = v_plus.dot(Mv);
     Mv.noalias() = M * v_star;

@@ -70,11 +70,15 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
-  struct ContactThread {
+  /// Stage 5's buffers for the k-th island of a step, whatever thread solves it. One per island slot, not
+  /// per thread: an island that keeps its size from step to step (a settled scene) finds its buffers at that
+  /// size and allocates nothing, where a thread's buffers would be resized between islands of different
+  /// sizes (Eigen reallocates on every change of size).
+  struct IslandBuffers {
     std::unique_ptr<ContactWorkspace> workspace;   // the model's make_workspace()
     Eigen::VectorXd Mv;                            // (nv of a tree) scratch: M v⁺, M v*
   };
-  void solve_island(int k, ContactThread& thread);
+  void solve_island(int k);
   void report_contacts();
   void integrate_state(State& state);
 
@@ -83,7 +87,7 @@ class Stepper {
   std::string contact_model_name_;
   std::unique_ptr<const ContactModel> contact_model_;
   WorkerPool pool_;                        // stage 5's threads
-  std::vector<ContactThread> contact_threads_;   // stage 5's buffers, one per thread
+  std::vector<IslandBuffers> island_buffers_;    // stage 5's buffers, one per island slot (grown, never shrunk)
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3

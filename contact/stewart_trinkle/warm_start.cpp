@@ -83,7 +83,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
     rhs[r] = -w_r;
   }
   cod.compute(A_BB);
-  delta = cod.solve(rhs);
+  cod_solve(cod, rhs, delta, cod_scratch);   // = cod.solve(rhs), to the bit, without its temporaries
   z.setZero(lcp.size);
   for (int r = 0; r < nb; ++r) z[basis[r]] = z_guess[basis[r]] + delta[r];
   if (!z.allFinite()) return false;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "contact/problem.hpp"
+#include "contact/solvers/cod_solve.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 
 namespace impetus {
@@ -36,6 +37,7 @@ struct StewartTrinkleWarmStart {
   std::vector<int> basis;
   Eigen::MatrixXd A_BB;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  CodSolveScratch cod_scratch;
 
   /// (ST10) for `lcp` of `problem` from its p_*_guess; needs only assemble_stewart_trinkle_rows (A is
   /// read off D). Returns true with z the accepted solution and

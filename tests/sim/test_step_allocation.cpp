@@ -1,10 +1,11 @@
-// No allocation in the step loop once warm (STYLE.md 11), for the stages that are already free of it: the
-// worker pool that runs the contact stage's islands, and kinematics with dynamics (CRBA, RNEA, v*) on free
-// bodies and on a URDF arm. (What still allocates in Stepper::step, stage by stage and model by model, and
-// why: /work/notes/speed16.md; tests/contact/test_allocation.cpp holds the Stewart–Trinkle solve to zero.)
+// No allocation in the step loop once warm (STYLE.md 11): the worker pool that runs the contact stage's
+// islands; kinematics with dynamics (CRBA, RNEA, v*) on free bodies and on a URDF arm; and the whole step
+// under each contact model (those that still allocate are measured and skipped, with the count and why).
+// tests/contact/test_allocation.cpp holds single solves to zero.
 #include <gtest/gtest.h>
 
 #include "../allocation_counting.hpp"
+#include "contact/factory.hpp"
 #include "dynamics/kinematics.hpp"
 #include "islands_scene.hpp"
 #include "scene_fixture.hpp"
@@ -50,6 +51,60 @@ TEST(StepAllocation, KinematicsAndDynamicsAllocateNothingOnceWarm) {
     EXPECT_TRUE(data.v_star.allFinite()) << c.name;
   }
 }
+
+// The goal of issue #16: the whole step (Stepper::step, every stage) allocates nothing once warm, under each
+// model, on 1 and 2 threads. Allocations made inside FCL (libfcl, and libccd through it) are counted apart:
+// its box–box test collects its contact points in a local std::vector per call
+// (ShapeCollisionTraversalNode::leafTesting → boxBoxIntersect), and its GJK distance query makes a libccd
+// object per call; the adapter already reuses its request and result objects (collision/fcl_adapter.cpp), so
+// what remains can only go with a narrow phase of our own. Everything outside FCL must be 0.
+class WholeStepAllocation : public ::testing::TestWithParam<std::string> {};
+
+/// Models whose solve still allocates once warm, with what the count was on this scene when the others were
+/// enabled (per step, outside FCL) and why: the case is measured and skipped, with the count in the message.
+std::string not_yet_allocation_free(const std::string& model) {
+  if (model == "max_dissipation")
+    return "~4700 per step: the interior point sets up its sparse KKT matrix and redoes its symbolic analysis "
+           "(AMD ordering, supernodes) in every solve, and its iteration returns temporaries";
+  if (model == "ecp") return "~120 per step: temporaries of the ECP system's evaluation and of the semismooth Newton";
+  return "";
+}
+
+TEST_P(WholeStepAllocation, NoneOutsideFclOnceWarm) {
+  const std::string name = GetParam();
+  const ContactModelInfo& m = contact_model_info(name);
+  // The ECP at its scenes' 10 ms; the others at 1 ms. Warm: the boxes have stopped sliding and spinning
+  // (μg = 3.9 m/s², from 0.3 m/s: 0.08 s) and the falling sphere rests on the other (0.2 s).
+  const double dt = m.needs.hull_plane_pairs ? 1e-2 : 1e-3;
+  const int warm_steps = static_cast<int>(0.4 / dt), counted_steps = 20;
+  const World world = load_scene_string(test::islands_scene(dt), "islands.xml");
+  for (int threads : {1, 2}) {
+    Stepper stepper(world.model, name, dt, threads);
+    State state = world.initial;
+    for (int k = 0; k < warm_steps; ++k) stepper.step(state);
+    ASSERT_GE(stepper.data().stats.islands, 4) << name << ": the scene is not the one described";
+    const test::AttributedAllocations allocations = test::allocations_outside("libfcl", [&] {
+      for (int k = 0; k < counted_steps; ++k) stepper.step(state);
+    });
+    RecordProperty("fcl_allocations_" + std::to_string(threads) + "_threads", std::to_string(allocations.inside));
+    const std::string reason = not_yet_allocation_free(name);
+    if (!reason.empty())
+      GTEST_SKIP() << name << " allocates " << allocations.outside / counted_steps << " times per step once warm ("
+                   << allocations.outside << " in " << counted_steps << " steps, " << threads << " thread(s)), "
+                   << reason;
+    EXPECT_EQ(allocations.outside, 0) << name << " with " << threads << " threads, over " << counted_steps
+                                      << " steps (and " << allocations.inside << " inside FCL)";
+  }
+}
+
+std::vector<std::string> every_model() {
+  std::vector<std::string> names;
+  for (const ContactModelInfo& m : contact_models()) names.push_back(m.name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryModel, WholeStepAllocation, ::testing::ValuesIn(every_model()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
 
 }  // namespace
 }  // namespace impetus
