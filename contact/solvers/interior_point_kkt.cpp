@@ -32,8 +32,9 @@ bool group_is_pinned(const ConeProgram& P, const ImpulseGroup& g) {
     gram += a * a.transpose();
   }
   if (g.cone >= 0) gram += P.cones[g.cone].F.transpose() * P.cones[g.cone].F;
-  const Eigen::MatrixXd top = gram.topLeftCorner(g.size, g.size);
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(top);
+  using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;   // on the stack: no allocation
+  const Small top = gram.topLeftCorner(g.size, g.size);
+  const Eigen::SelfAdjointEigenSolver<Small> eig(top);
   const double largest = eig.eigenvalues().cwiseAbs().maxCoeff();
   // Relative threshold: rows with O(1) entries whose Gram matrix has a smaller eigenvalue leave a
   // coordinate free up to rounding.
@@ -192,14 +193,20 @@ void InteriorPointKkt::solve_M(Eigen::Ref<Eigen::VectorXd> x) const {
 void InteriorPointKkt::multiply_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
   out.setZero(program_->nv);
   for (const SystemBlock& s : program_->systems)
-    if (s.size > 0)
-      out.segment(s.offset, s.size).noalias() = (*s.M) * x.segment(s.offset, s.size) / mass_scale_;
+    if (s.size > 0) {   // the product, then the division: (M x)/m̄ as one expression allocates a temporary
+      auto out_s = out.segment(s.offset, s.size);
+      out_s.noalias() = (*s.M) * x.segment(s.offset, s.size);
+      out_s /= mass_scale_;
+    }
 }
 
 void InteriorPointKkt::multiply_G(const Eigen::VectorXd& v, const Eigen::VectorXd& p, Eigen::VectorXd& out) const {
   const ConeProgram& P = *program_;
   out.resize(layout_.m());
-  if (layout_.nr > 0) out.head(layout_.nr).noalias() = -(P.R * v);
+  if (layout_.nr > 0) {   // −(R v) as R v, then negated: the negated product allocates a temporary
+    out.head(layout_.nr).noalias() = P.R * v;
+    out.head(layout_.nr) = -out.head(layout_.nr);
+  }
   for (const ImpulseGroup& G : P.groups) {
     const auto pg = p.segment(G.offset, G.size);
     for (int k = 0; k < G.num_linear; ++k)
@@ -216,7 +223,8 @@ void InteriorPointKkt::multiply_G(const Eigen::VectorXd& v, const Eigen::VectorX
 void InteriorPointKkt::multiply_Gt(const Eigen::VectorXd& z, Eigen::VectorXd& out_v, Eigen::VectorXd& out_p) const {
   const ConeProgram& P = *program_;
   if (layout_.nr > 0) {
-    out_v.noalias() = -(P.R.transpose() * z.head(layout_.nr));
+    out_v.noalias() = P.R.transpose() * z.head(layout_.nr);   // then negated, as in multiply_G
+    out_v = -out_v;
   } else {
     out_v.setZero(P.nv);
   }
