@@ -157,7 +157,7 @@ void recover_penetration(const WorldModel& model, CollisionDetector& detector, c
   for (int pass = 0; pass < kRecoveryPasses; ++pass) {
     const double depth = project_once(model, detector, scope, data);
     if (pass == 0) data.stats.recovered_penetration = depth;
-    if (depth == 0) break;
+    if (depth == 0 || (pass > 0 && depth <= kRecoveryTolerance)) break;
   }
 }
 
