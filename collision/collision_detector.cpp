@@ -244,6 +244,18 @@ CollisionDetector::CollisionDetector(const std::vector<Geometry>& geometries, co
 
 CollisionDetector::~CollisionDetector() = default;
 
+GeometryReach CollisionDetector::reach(int g) const {
+  const Impl& d = *impl_;
+  GeometryReach r;
+  r.posed = d.posed[g];
+  if (!r.posed) return r;
+  r.X_WG = d.X_WG[g];
+  r.centre = d.bounds_W[g].center();
+  r.radius = 0.5 * d.bounds_W[g].diagonal().norm();
+  r.sweep = d.sweep[g];
+  return r;
+}
+
 void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts,
                                const LinkMotion& motion) {
   Impl& d = *impl_;

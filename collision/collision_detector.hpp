@@ -41,6 +41,16 @@ struct LinkMotion {
   double speed_gain = 0;                    // m/s: how much a speed can grow within the step (|g|·dt)
 };
 
+/// A geometry as the last detect() saw it: its pose, a sphere that holds it (about its world box's centre,
+/// radius half the box's diagonal) and s_g, how far it could move within the step (0 without motion).
+struct GeometryReach {
+  Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
+  double radius = 0;     // m
+  double sweep = 0;      // m: s_g
+  bool posed = false;    // its pose was finite (else it took part in no pair)
+};
+
 class CollisionDetector {
  public:
   CollisionDetector(const std::vector<Geometry>& geometries, const CollisionFilter& filter);
@@ -52,6 +62,11 @@ class CollisionDetector {
   /// deterministic order (by pair, then feature). With `motion`, each pair's margin grows by how far
   /// its two geometries can move within the step (speculative contact).
   void detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts, const LinkMotion& motion = {});
+
+  /// Geometry g (an index into the geometries given at construction) at the last detect(). A pair that
+  /// detect() did not report is farther apart than the margin plus the two sweeps, so it stays apart while
+  /// neither geometry moves by more than its sweep.
+  GeometryReach reach(int g) const;
 
  private:
   struct Impl;

@@ -19,6 +19,13 @@ int movable_tree(const MultibodyModel& mb, const RecoveryScope& scope, int link)
   return scope.free_coordinates[t] > 0 ? t : -1;
 }
 
+/// Whether (R2) corrects contact c: not a ground contact the contact model holds itself, and one of its
+/// links movable.
+bool recovered_here(const MultibodyModel& mb, const RecoveryScope& scope, const ContactPoint& c) {
+  const bool left_to_model = c.link_b == kGround && c.link_a >= 0 && scope.ground_left_to_model[c.link_a];
+  return !left_to_model && (movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0);
+}
+
 /// The columns of (R3): the coordinates no controller holds of every tree of a row, with the block of
 /// M(q⁺) over them and its factor (the held coordinates' δ is zero, so (R2) over the rest has that block
 /// as its metric).
@@ -107,19 +114,15 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
   forward_kinematics(mb, kin, data.q_plus, data.v_plus);
   detector.detect(kin.X_WL, s.contacts);
 
-  auto recovered_here = [&](const ContactPoint& c) {
-    const bool left_to_model = c.link_b == kGround && c.link_a >= 0 && scope.ground_left_to_model[c.link_a];
-    return !left_to_model && (movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0);
-  };
   double depth = 0;
   for (const ContactPoint& c : s.contacts)
-    if (recovered_here(c)) depth = std::max(depth, -c.phi);
+    if (recovered_here(mb, scope, c)) depth = std::max(depth, -c.phi);
   if (!(depth > kRecoverySlop)) return 0;
 
   // Rows whose gap the correction can close: those within the deepest penetration of touching.
   s.rows.clear();
   for (std::size_t i = 0; i < s.contacts.size(); ++i)
-    if (recovered_here(s.contacts[i]) && s.contacts[i].phi < depth) s.rows.push_back(static_cast<int>(i));
+    if (recovered_here(mb, scope, s.contacts[i]) && s.contacts[i].phi < depth) s.rows.push_back(static_cast<int>(i));
   s.M_llt.resize(mb.trees.size());
   s.M_free.resize(mb.trees.size());
   crba(mb, kin);
@@ -135,6 +138,30 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
     if (s.column_of[k] >= 0) s.delta_global[k] = s.delta[s.column_of[k]];
   integrate(mb, data.q_plus, s.delta_global, 1.0, data.q_plus);            // q⁺ ⊕ δ
   return depth;
+}
+
+/// (R4): true when no contact (R2) would correct can penetrate deeper than kRecoverySlop at q⁺; then the
+/// collision pass at q⁺ is not needed. data.multibody holds the kinematics at q⁺.
+bool penetration_excluded(const WorldModel& model, const CollisionDetector& detector, const RecoveryScope& scope,
+                          StepData& data) {
+  std::vector<double>& D = data.recovery.displacement;
+  D.resize(model.geometries.size());
+  for (std::size_t g = 0; g < model.geometries.size(); ++g) {
+    const GeometryReach r = detector.reach(static_cast<int>(g));
+    if (!r.posed) return false;
+    // The rigid motion of g over the step, x ↦ ΔX x; a point of the sphere (c, ρ) moves by at most
+    // |ΔX c − c| + |ΔR − I|·ρ, and |ΔR − I| = 2 sin(θ/2) = 2|vec(quaternion of ΔR)|.
+    const Eigen::Isometry3d X_plus = data.multibody.X_WL[model.geometries[g].link] * model.geometries[g].X_LG;
+    const Eigen::Isometry3d delta = X_plus * r.X_WG.inverse();
+    D[g] = (delta * r.centre - r.centre).norm() + 2 * Eigen::Quaterniond(delta.linear()).vec().norm() * r.radius;
+    if (!(D[g] <= r.sweep)) return false;   // a pair the step's collision stage did not report may touch
+  }
+  for (const ContactPoint& c : data.contacts) {
+    if (!recovered_here(model.multibody, scope, c)) continue;
+    const double moved = D[c.geom_a] + (c.geom_b == kGround ? 0.0 : D[c.geom_b]);
+    if (!(c.phi - moved >= -kRecoverySlop)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -154,8 +181,11 @@ RecoveryScope::RecoveryScope(const WorldModel& model, const std::vector<int>& li
 void recover_penetration(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope,
                          StepData& data) {
   data.stats.recovered_penetration = 0;
+  forward_kinematics(model.multibody, data.multibody, data.q_plus, data.v_plus);
+  if (penetration_excluded(model, detector, scope, data)) return;
   for (int pass = 0; pass < kRecoveryPasses; ++pass) {
     const double depth = project_once(model, detector, scope, data);
+    ++data.stats.recovery_passes;
     if (pass == 0) data.stats.recovered_penetration = depth;
     if (depth == 0 || (pass > 0 && depth <= kRecoveryTolerance)) break;
   }

@@ -28,6 +28,21 @@
 //        Detecting at q⁺ (a second collision pass per step, measured in README) is what makes the
 //        state at the end of each step free of penetration: a contact whose normal turns within the
 //        step (a box tumbling onto an edge of another) is not seen by the rows of the step's start.
+//   (R4) That pass is skipped when a certificate shows it has nothing to correct. With D_g the farthest
+//        any point of geometry g moved within the step (its rigid motion ΔX = X_WG(q⁺) X_WG(q)⁻¹ applied
+//        to the sphere (c, ρ) holding g: D_g ≤ |ΔX c − c| + 2 sin(θ/2)·ρ, θ the angle of ΔX) and s_g
+//        its sweep in the step's collision stage (collision/collision_detector.cpp, speculative contact):
+//
+//          D_g ≤ s_g for every geometry g,   and   φ − D_a − D_b ≥ −kRecoverySlop for every contact   (R4)
+//
+//        of the step's collision stage that (R2) would correct. The first makes every pair that can touch
+//        at q⁺ one that the collision stage reported (the others were farther apart than the margin plus
+//        s_a + s_b); the second bounds each reported pair's gap at q⁺ from below, a signed distance moving
+//        by at most the displacement of the two surfaces. Both hold for bodies at rest (D_g ~ dt·|v⁺|,
+//        s_g ≥ |g|·dt²), so resting scenes pay one forward kinematics per step instead of a collision
+//        pass; a moving contact (D_g > φ) or a body the contact stage sped up (D_g > s_g) takes the pass.
+//        The certificate rests on the collision stage's gaps being the pairs' signed distances to its
+//        accuracy (collision/manifold.hpp); it trusts nothing of the contact solve.
 //
 // The ECP model's bodies keep their ground contacts to that model, which solves for q⁺ itself.
 // Joints a <controller> drives keep their coordinates (δ = 0 on them; (R2) is solved over the rest, with

@@ -76,6 +76,7 @@ struct AssemblyScratch {
 
 /// Scratch of the penetration recovery (sim/penetration_recovery.hpp).
 struct RecoveryScratch {
+  std::vector<double> displacement;       // (geometries) D_g of (R4): how far any point of g moved within the step
   ContactSet contacts;                    // the contacts at q⁺
   std::vector<int> rows;                  // those that take part in (R3)
   std::vector<char> tree_added;           // (trees) its columns are in `problem`
@@ -103,6 +104,8 @@ struct StepStatistics {
   double max_penetration = 0;             // m, ≥ 0, over the step's contacts
   double contact_energy_change = 0;       // J: ½v⁺ᵀMv⁺ − ½v*ᵀMv*, summed over islands
   double recovered_penetration = 0;       // m: the deepest linearised penetration φ⁺ that (R2) removed
+  int recovery_passes = 0;                // collision passes at q⁺ of the recovery; 0 when (R4) certified
+                                          // that there was nothing to correct (sim/penetration_recovery.hpp)
 };
 
 /// What one controller did in one step (stage 3), for control.csv and the summary.
