@@ -24,9 +24,9 @@ void IdLcpCoulomb::solve(const InverseDynamicsProblem& problem, InverseDynamicsS
   q_.head(nz) = edges_.B.transpose() * (elimination_.J() * elimination_.v_c());
   q_.head(nc) += cp.phi / cp.dt;
   // Balance (ST7): a = mean diag(N K Nᵀ); with a fully actuated robot on static ground it is 0, and the
-  // scale of the whole matrix takes its place.
+  // scale of the whole matrix takes its place. Without contacts (n = 0) nothing is balanced.
   double a = nc > 0 ? A_.topLeftCorner(nc, nc).diagonal().mean() : 0;
-  if (!(a > 0)) a = std::max(A_.cwiseAbs().maxCoeff(), 1.0);
+  if (!(a > 0)) a = n > 0 ? std::max(A_.cwiseAbs().maxCoeff(), 1.0) : 1.0;
   for (int f = 0; f < nf; ++f) {
     const int c = edges_.friction_contact[f];
     A_.block(nc + k * f, nz + f, k, 1).setConstant(a);

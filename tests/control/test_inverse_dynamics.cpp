@@ -153,6 +153,34 @@ TEST_P(Variant, ASlidingFootLosesMuTimesTheNormalImpulse) {
   EXPECT_NEAR(s.v_plus[3], 0, kVelocityTolerance);   // P v⁺ = q̇_des
 }
 
+TEST_P(Variant, WithoutContactIsTheContactFreeInverseDynamics) {
+  // A robot with every foot in the air (nc = 0, as after a dropped box or in a trot's flight): no impulse
+  // to predict, so τ is the contact-free ID's and P v⁺ = q̇_des.
+  LegProblem leg(0.0, 1.0);
+  ContactProblem& p = leg.problem;
+  p.nc = 0;
+  p.N.resize(0, 4);
+  p.S.resize(0, 4);
+  p.T.resize(0, 4);
+  p.phi.resize(0);
+  p.mu.resize(0);
+  p.mu_viscous.resize(0);
+  p.keys.clear();
+  p.p_N_guess.resize(0);
+  p.p_S_guess.resize(0);
+  p.p_T_guess.resize(0);
+  leg.id.qd_des[0] = 0.3;
+  auto solver = twin.make();
+  InverseDynamicsSolution s;
+  solver->solve(leg.id, s);
+  EXPECT_EQ(s.stats.status, SolveStatus::Solved) << s.stats.message;
+  IdNoContact none;
+  InverseDynamicsSolution free;
+  none.solve(leg.id, free);
+  EXPECT_NEAR(s.tau[0], free.tau[0], 1e-12);
+  EXPECT_NEAR(s.v_plus[3], 0.3, kVelocityTolerance);
+}
+
 TEST_P(Variant, IsARightInverseOfItsForwardModel) {
   // τ from the ID, applied in the forward model on the same problem: P v⁺ = q̇_des and the same p_N.
   for (const double vx : {0.0, 0.05, 1.0})
