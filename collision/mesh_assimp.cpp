@@ -31,6 +31,15 @@ void check_glb(const std::string& path, const std::string& bytes) {
   if (u32(8) != bytes.size())
     throw LoadError(path, 0, "GLB header gives a length of " + std::to_string(u32(8)) + " bytes, the file has " +
                                  std::to_string(bytes.size()));
+  // The scene comes first, as JSON (glTF 2.0 §4.4.3.1: chunk type 0x4E4F534A "JSON"; glTF 1.0's binary
+  // extension: sceneFormat 0). Assimp 5.2 reads another first chunk's bytes past its buffer's end as a
+  // C string (tests/fuzz/glb/first_chunk_not_json.glb, found by tools/fuzz.sh glb: ASan heap overflow).
+  const std::uint64_t version = u32(4);
+  if (version != 1 && version != 2)
+    throw LoadError(path, 0, "GLB version " + std::to_string(version) + " (glTF binary is version 2, or 1)");
+  if (bytes.size() < 20 || (version == 2 ? bytes.compare(16, 4, "JSON") != 0 : u32(16) != 0))
+    throw LoadError(path, 0, "GLB's first chunk (at byte 12) is not the JSON scene" +
+                                 std::string(version == 2 ? " (its type is not \"JSON\")" : " (sceneFormat is not 0)"));
   for (std::size_t at = 12; at < bytes.size();) {
     if (bytes.size() - at < 8) throw LoadError(path, 0, "GLB chunk header at byte " + std::to_string(at) + " is cut short");
     const std::uint64_t length = u32(at);

@@ -54,6 +54,29 @@ TEST(FuzzRegressions, AGlbClaimingA4GbChunkIsRefusedBeforeAssimpAllocatesIt) {
   }
 }
 
+TEST(FuzzRegressions, AGlbWhoseFirstChunkIsNotTheJsonSceneIsRefusedBeforeAssimpReadsPastItsBuffer) {
+  // tools/fuzz.sh glb (AddressSanitizer: heap-buffer-overflow in strlen inside assimp): a 28-byte GLB
+  // whose one chunk has type "uind"; assimp read it as a C string past the end of its 29-byte buffer.
+  const std::string input = bytes_of(kInputs / "glb" / "first_chunk_not_json.glb");
+  try {
+    parse_mesh(input, ".glb", "first_chunk_not_json.glb");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_NE(e.message().find("GLB version 14286850 (glTF binary is version 2, or 1)"), std::string::npos) << e.what();
+  }
+  std::string version_2 = input;
+  version_2[4] = 2;
+  version_2[5] = version_2[6] = version_2[7] = 0;
+  try {
+    parse_mesh(version_2, ".glb", "first_chunk_not_json.glb");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_NE(e.message().find("GLB's first chunk (at byte 12) is not the JSON scene (its type is not \"JSON\")"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(FuzzRegressions, AColladaFileClaimingABillionValuesIsRefusedBeforeAssimpAllocatesThem) {
   // tools/fuzz.sh dae ran out of libFuzzer's 2 GB on this input: assimp reserved 4 GB for the
   // <float_array count="1000000000"> holding 3 values. (The suite's build has no malloc limit, and
