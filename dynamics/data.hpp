@@ -20,10 +20,10 @@ struct MultibodyData {
   std::vector<Mat6> I;                          // spatial inertias at O, world axes
   Eigen::Matrix<double, 6, Eigen::Dynamic> S;   // (6×nv) joint motion subspaces, column per velocity coordinate
 
-  // --- crba (stage 3); per tree ---
+  // --- crba (stage 4); per tree ---
   std::vector<Eigen::MatrixXd> M;               // (nv_t×nv_t) joint-space inertia, M = Σ SᵢᵀIᶜᵢSⱼ (RBDA 6.2)
 
-  // --- rnea (stage 3) ---
+  // --- rnea (stage 4) ---
   Eigen::VectorXd tau;                          // (nv) RNEA output; bias h(q, v) when called with v̇ = 0
 
   // --- scratch of the recursions; per link ---

@@ -1,4 +1,4 @@
-// Integration on the configuration manifold (stage 6): q⁺ = q ⊕ dt·v.
+// Integration on the configuration manifold (stage 7): q⁺ = q ⊕ dt·v.
 #pragma once
 
 #include "dynamics/model.hpp"

@@ -1,4 +1,4 @@
-// Stage 4, assembly: islands and their ContactProblems, from the contacts and the kinematics.
+// Stage 5, assembly: islands and their ContactProblems, from the contacts and the kinematics.
 //
 // It lives in sim/ and not in contact/ because it needs the Jacobians of dynamics/ and the contacts of
 // collision/, while contact/ depends on Eigen only (STYLE.md 9).
@@ -23,7 +23,7 @@ void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
 constexpr double kLimitActivationDistance = 1e-3;
 
 /// Fills data.islands, data.problems (rows, φ, μ, M blocks, v*, warm-start guesses) and data.t1/t2.
-/// Needs stages 1–3 in `data`. `previous`: last step's impulses, for the warm-start guesses.
+/// Needs stages 1–4 in `data`. `previous`: last step's impulses, for the warm-start guesses.
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
                                StepData& data);
 

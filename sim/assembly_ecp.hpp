@@ -1,4 +1,4 @@
-// The body–plane pairs of stage 4 (assembly) for a model whose ProblemNeeds ask for hull_plane_pairs (the
+// The body–plane pairs of stage 5 (assembly) for a model whose ProblemNeeds ask for hull_plane_pairs (the
 // ECP model, seed 003; contact/ecp/ecp_model.hpp): the geometry it needs, in the island problems.
 //
 // An ECP body is a free rigid body (a one-link tree on a floating joint) whose collision geometry is

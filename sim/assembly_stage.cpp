@@ -1,4 +1,4 @@
-// Stage 4 as the stepper runs it (assembly_stage.hpp).
+// Stage 5 as the stepper runs it (assembly_stage.hpp).
 #include "sim/assembly_stage.hpp"
 
 #include <algorithm>

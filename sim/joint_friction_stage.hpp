@@ -1,5 +1,5 @@
-// Joint friction (seed 002 §5, QP4) as a stage of its own: for every contact model, after stage 3
-// (dynamics) and before stage 4 (assembly), each tree's free velocity v* is replaced by the velocity
+// Joint friction (seed 002 §5, QP4) as a stage of its own: for every contact model, after stage 4
+// (dynamics) and before stage 5 (assembly), each tree's free velocity v* is replaced by the velocity
 // that the tree's Coulomb joint friction leaves — the least kinetic energy its bounded joint impulses
 // can reach (contact/joint_friction/joint_friction.hpp, JF1–JF4).
 //
@@ -37,7 +37,7 @@
 namespace impetus {
 
 /// Replaces data.v_star, tree by tree, with the velocity after Coulomb joint friction (QP4). Needs
-/// stage 3 in `data` (M_eff, M_llt, v_star). dt: the step (s). Trees without joint friction are not
+/// stage 4 in `data` (M_eff, M_llt, v_star). dt: the step (s). Trees without joint friction are not
 /// touched. Allocates nothing once warm.
 void apply_joint_friction(const WorldModel& model, double dt, StepData& data);
 

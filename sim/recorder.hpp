@@ -1,4 +1,4 @@
-// Stage 7, recording: trajectory.csv, contacts.csv, stats.csv, control.csv and summary.json of DESIGN.md.
+// Stage 8, recording: trajectory.csv, contacts.csv, stats.csv, control.csv and summary.json of DESIGN.md.
 //
 // Rows are written every record_dt of simulated time (and the first and last step); the summary's maxima
 // and means are over every step, recorded or not. Files are flushed as the run goes and closed, with

@@ -121,7 +121,7 @@ struct ControlStepRecord {
 struct StepData {
   explicit StepData(const WorldModel& model);
 
-  // --- 1. kinematics (and 3. dynamics: data.M, data.tau) ---
+  // --- 1. kinematics (and 4. dynamics: data.M, data.tau) ---
   MultibodyData multibody;
 
   // --- 2. collision ---
@@ -145,7 +145,7 @@ struct StepData {
   Eigen::VectorXd v_star;                 // (nv) v* = (M + dt·D)⁻¹(M v + dt(τ − h))
   JointFrictionScratch joint_friction;
 
-  // --- 4. assembly ---
+  // --- 5. assembly ---
   std::vector<Island> islands;
   std::vector<ContactProblem> problems;   // one per island
   std::vector<Eigen::Vector3d> t1, t2;    // per contact: tangent directions of the S and T rows (W)
@@ -153,7 +153,7 @@ struct StepData {
                                           // body–plane pair's ECP), reported in its place
   AssemblyScratch assembly;
 
-  // --- 5. contact ---
+  // --- 6. contact ---
   std::vector<ContactResult> results;     // one per island
   std::vector<double> island_energy_change;   // (islands) J: ½v⁺ᵀMv⁺ − ½v*ᵀMv* of each island
   Eigen::VectorXd v_plus;                 // (nv)
@@ -163,7 +163,7 @@ struct StepData {
                                           // island's ContactResult::contacts
   std::vector<ContactKey> warm_keys;      // (contacts) scratch: this step's keys, sorted, for the warm-start memory
 
-  // --- 6. integration ---
+  // --- 7. integration ---
   Eigen::VectorXd q_plus;                 // (nq)
   RecoveryScratch recovery;               // penetration recovery of q⁺ (sim/penetration_recovery.hpp)
 

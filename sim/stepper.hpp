@@ -1,23 +1,23 @@
-// One time step = the pipeline of DESIGN.md:
+// One time step = the pipeline of DESIGN.md (its eight stages; the stepper runs 1–7):
 //
 //   state (q, v, t)
 //     1. kinematics   link poses and velocities at q
 //     2. collision    ContactSet: point, normal, gap φ per contact within the margin, grown per pair by
 //                     how far it can move within the step (speculative contact)
-//        control      the scene's controllers: τ of the joints they drive (sim/control_stage.hpp;
-//                     DESIGN.md's stage 3, between collision and dynamics)
-//     3. dynamics     M(q), h(q, v), τ (loads, actuators, controllers); v* = v + dt·M⁻¹(τ − h)
-//     4. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ; and what the model's
+//     3. control      the scene's controllers: τ of the joints they drive, from the model, the state and
+//                     the ContactSet (sim/control_stage.hpp)
+//     4. dynamics     M(q), h(q, v), τ (loads, actuators, controllers); v* = v + dt·M⁻¹(τ − h)
+//     5. assembly     one ContactProblem per island: rows N, S, T, L; φ, μ; and what the model's
 //                     ProblemNeeds (contact/factory.cpp) ask for: body–plane pairs of the free bodies'
 //                     convex hulls (sim/assembly_ecp.hpp)
-//     5. contact      ContactModel::solve → v⁺, impulses, statistics (and, from a geometrically implicit
+//     6. contact      ContactModel::solve → v⁺, impulses, statistics (and, from a geometrically implicit
 //                     model, q⁺ and the contact points it chose); the step's reported contacts
-//     6. integration  q⁺ = q ⊕ dt·v⁺, or the model's q⁺ for the systems whose q⁺ it decided
-//        6b. penetration recovery: contacts detected again at q⁺, q⁺ moved out of penetration along
-//            their normals, v⁺ kept (post-stabilisation with M as metric; sim/penetration_recovery.hpp)
+//     7. integration  q⁺ = q ⊕ dt·v⁺, or the model's q⁺ for the systems whose q⁺ it decided; then
+//                     penetration recovery: contacts detected again at q⁺, q⁺ moved out of penetration
+//                     along their normals, v⁺ kept (post-stabilisation, M the metric; penetration_recovery.hpp)
 //   state (q⁺, v⁺, t + dt)
 //
-// (7, recording, is the Recorder's, called by the run loop.)
+// (8, recording, is the Recorder's, called by the run loop.)
 #pragma once
 
 #include <memory>
@@ -35,7 +35,7 @@ namespace impetus {
 
 /// Everything a step depends on beyond the State and the world.
 struct StepperMemory {
-  WarmStartMemory warm_start;              // stage 5's, for every model
+  WarmStartMemory warm_start;              // stage 6's, for every model
   ControlMemory control;                   // stage 3's
 };
 
@@ -49,7 +49,7 @@ class Stepper {
   void step(State& state);
 
   const StepData& data() const { return data_; }
-  /// Stage 4, with the parts the contact model's ProblemNeeds ask for.
+  /// Stage 5, with the parts the contact model's ProblemNeeds ask for.
   const AssemblyStage& assembly() const { return assembly_; }
   double dt() const { return dt_; }
   const std::string& contact_model_name() const { return contact_model_name_; }
@@ -86,15 +86,15 @@ class Stepper {
   double dt_;
   std::string contact_model_name_;
   std::unique_ptr<const ContactModel> contact_model_;
-  WorkerPool pool_;                        // stage 5's threads
-  std::vector<IslandBuffers> island_buffers_;    // stage 5's buffers, one per island slot (grown, never shrunk)
+  WorkerPool pool_;                        // stage 6's threads
+  std::vector<IslandBuffers> island_buffers_;    // stage 6's buffers, one per island slot (grown, never shrunk)
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3
-  AssemblyStage assembly_;                 // stage 4, with what the model's ProblemNeeds ask for
+  AssemblyStage assembly_;                 // stage 5, with what the model's ProblemNeeds ask for
 
   WarmStartMemory warm_start_;             // the contact stage's memory from step to step
-  RecoveryScope recovery_scope_;           // stage 6b's
+  RecoveryScope recovery_scope_;           // stage 7's penetration recovery
 };
 
 }  // namespace impetus

@@ -10,7 +10,7 @@
 //   symbol  size   meaning                                                     code
 //   ------  -----  ----------------------------------------------------------  ---------------
 //   H       n×n    the tree's inertia as the stepper integrates it, M + dt·D    H, H_llt
-//   q̇*      n      the tree's free velocity v* (after stage 3)                  v_star
+//   q̇*      n      the tree's free velocity v* (after stage 4)                  v_star
 //   F       k      the coordinates with friction (1-DoF joints, friction > 0)    dofs
 //   E_F     n×k    their columns of the identity                                —
 //   x       k      joint friction impulses (N·m·s or N·s)                       x

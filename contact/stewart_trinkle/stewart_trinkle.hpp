@@ -81,7 +81,7 @@
 //   • [004] (64) as printed puts E in the p_N row and swaps the blocks of the last row; the layout
 //     above follows the MLCP (59) it comes from (notes 004 §2.3, §1.5).
 //   • [004] flips the signs of τ (Eqs. 37/58/73 vs 8/42/50) and of κ (42 vs 59/64/79). Here τ is
-//     already inside v* (the stepper's stage 3), and (ST1) has every impulse on the right with +.
+//     already inside v* (the stepper's stage 4), and (ST1) has every impulse on the right with +.
 //   • [004] (17) and (32) print the cone as μ² f_N ≥ f_S² + f_T² and μ² f_n ≥ f_s + f_t: typos; the
 //     linear pyramid (ST5) is 1ᵀp_F ≤ μ p_N, [004] (72).
 //   • [001] writes forces (f = p/Δt, with Δt in front of N and B) and N, B as nv×nc columns (Nᵀq̇);

@@ -19,7 +19,8 @@ constexpr double kVelocityTolerance = 1e-9;
 constexpr double kRelativeImpulseTolerance = 1e-9;
 /// ECP positions (m): fixed by moment balance to the same relative accuracy, times the body size (≤ 1 m).
 constexpr double kPointTolerance = 1e-9;
-/// Gap of the hull (m): (E6) holds to 1e-10·U·dt ≈ 1e-13 m; the bound for the true geometry is −1e-9.
+/// Gap of the hull (m): (E6) holds to 1e-10·U·dt ≈ 1e-13 m; −1e-9 leaves the round-off of forming q⁺ and the
+/// vertices from it (as kPenetrationTol of tests/sim/test_ecp_scenes.cpp).
 constexpr double kPenetrationBound = 1e-9;
 /// Vertices this close to the plane (m) belong to the true contact patch: above the gap accuracy
 /// (tolerance·g·dt² ≈ 1e-13 m) and far below any vertex that is really lifted.

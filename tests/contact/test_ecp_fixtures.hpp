@@ -2,7 +2,7 @@
 // configuration it returns (ContactResult::q_plus), without the world pipeline.
 //
 // A body: mass m, inertia I_L about its centre of mass in its frame L, a convex hull in L. State: p_WL,
-// R_WL, v = [v_WC; ω_W] (dynamics/model.hpp). Free velocity of one step (what the stepper's stage 3 gives):
+// R_WL, v = [v_WC; ω_W] (dynamics/model.hpp). Free velocity of one step (what the stepper's stage 4 gives):
 //   v*_C = v_C + dt (g + F/m),   ω* = ω + dt I_W⁻¹ (τ − ω × I_W ω),   I_W = R I_L Rᵀ.
 #pragma once
 

@@ -4,8 +4,6 @@
 // grasp (the paper's lost it after about ten steps) is a benchmark report (bench_no_slip).
 #include <gtest/gtest.h>
 
-#include <chrono>
-
 #include "contact/factory.hpp"
 #include "contact/no_slip/no_slip_model.hpp"
 #include "coulomb_invariants.hpp"
@@ -25,14 +23,12 @@ struct GraspOutcome {
   int fallbacks = 0, failures = 0, max_iterations = 0;
   int steps = 0;
   bool finite = true;
-  double seconds = 0;
 };
 
 GraspOutcome run_grasp(ContactModel& model, test::GraspSetup setup, int steps) {
   test::GraspSimulation sim(setup);
   const Eigen::Vector3d r0[2] = {sim.box_relative(0), sim.box_relative(1)};
   GraspOutcome out;
-  const auto start = std::chrono::steady_clock::now();
   for (int k = 0; k < steps; ++k) {
     sim.step(model);
     const SolverStatistics& s = sim.result().stats;
@@ -46,7 +42,6 @@ GraspOutcome run_grasp(ContactModel& model, test::GraspSetup setup, int steps) {
     }
     for (int i = 0; i < 2; ++i) out.max_drift = std::max(out.max_drift, (sim.box_relative(i) - r0[i]).norm());
   }
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

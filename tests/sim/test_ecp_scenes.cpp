@@ -24,7 +24,8 @@ constexpr double e_r = 0.1;  // m, the scenes' limit surface (the paper's)
 constexpr double kVelocityTol = 1e-9;   // m/s (and rad/s for a 0.2 m body: U/L)
 constexpr double kLengthTol = 1e-9;     // m
 constexpr double kImpulseTol = 1e-9;    // N·s: 1e-10 of a 2–15 kg body's weight impulse m·g·dt, ×100
-// Issue 5: the signed distance of the true geometry from the plane never below −1e-9 m.
+// No penetration: (E4)–(E6) keep Conv(F), hence the true geometry inside it, on or above the plane at q⁺;
+// the signed distance may fall below 0 only by the length error above (kLengthTol's reasoning).
 constexpr double kPenetrationTol = 1e-9;
 // A vertex of the true geometry lower than this touches the plane (is in the contact patch). The gaps the
 // model leaves are ≤ 1e-13 m; a vertex this close to the plane but not on it only enlarges the patch's hull

@@ -176,7 +176,7 @@ TEST(MaxDissipationScenes, NoContactStageAddsEnergy) {
   }
 }
 
-/// The arm scenes stepped by hand (stages 1, 3, joint friction, 6; the arm touches nothing), with
+/// The arm scenes stepped by hand (stages 1, 4 with joint friction, 7; the arm touches nothing), with
 /// joint friction either by QP4 (the stage) or by the explicit law τ = −μ_v q̇ − μ_c sgn(q̇) of
 /// seed 002 Eq. (6) — the baseline of Figs. 8–9.
 struct ArmLoop {

@@ -466,7 +466,7 @@ TEST_P(UrdfCorpusModel, ConvertsOrIsRefusedForAReason) {
 }
 
 TEST(UrdfCorpus, StrictRefusesTheModelsTheDefaultRepairs) {
-  // The list: six models whose inertias break the triangle inequality, and widowx, whose
+  // Six models whose inertias break the triangle inequality, and widowx, whose
   // revolute joint turns only a bare frame. Each loads by default and is refused when strict, with the
   // URDF's file and a line.
   const std::set<std::string> expected = {"anymal_c", "allegro_right", "pr2", "xarm6_gripper", "hyq",
