@@ -1,22 +1,15 @@
-# Dependency direction (STYLE.md 9), checked on every build before any library compiles:
-#   base/       nothing of ours (LoadError and what every layer may use)
-#   dynamics/   base          collision/  base          contact/  base
-#   control/    base, dynamics, contact (controllers with contact solve its problems)
-#   sim/        base, dynamics, collision, contact, control
-#   batch/      base, dynamics, collision, contact, control, sim (runs of many scenes)
-# A quoted #include "FOLDER/…" of a folder a layer must not know, or one that climbs out of its folder
-# (".."), stops the build with the file and the include. tools/ and tests/ may include every layer.
+# Dependency direction (STYLE.md 9; the layers and what each may include: layers.cmake). Each library
+# compiles against an include root that holds only the folders its layer may include (CMakeLists.txt), so
+# the compiler refuses an upward include in any file the library compiles; this script also covers what
+# the compiler cannot see: a header that no file of its own layer includes, and an include that climbs
+# out of its folder (".."), which is found beside the file whatever the include root. A quoted
+# #include "FOLDER/…" of a folder a layer must not know, or one with "..", stops the build (it runs before
+# any library compiles) with the file and the include. tools/ and tests/ may include every layer.
 #   cmake -DROOT=DIR -P check_layering.cmake      (the build runs it on the source tree; the test
 #                                                 layering_catches_an_upward_include on a fixture)
 cmake_minimum_required(VERSION 3.22)   # IN_LIST
-set(allowed_base base)
-set(allowed_dynamics base dynamics)
-set(allowed_collision base collision)
-set(allowed_contact base contact)
-set(allowed_control base dynamics contact control)
-set(allowed_sim base dynamics collision contact control sim)
-set(allowed_batch base dynamics collision contact control sim batch)
-set(layers base dynamics collision contact control sim batch)
+include(${CMAKE_CURRENT_LIST_DIR}/layers.cmake)
+set(layers ${IMPETUS_LAYERS})
 set(known ${layers} tools tests)
 
 set(violations "")
@@ -30,8 +23,8 @@ foreach(layer ${layers})
       file(RELATIVE_PATH shown ${ROOT} ${file})
       if(header MATCHES "\\.\\.")
         string(APPEND violations "  ${shown}: #include \"${header}\" climbs out of ${layer}/\n")
-      elseif(header MATCHES "/" AND folder IN_LIST known AND NOT folder IN_LIST allowed_${layer})
-        string(REPLACE ";" ", " may "${allowed_${layer}}")
+      elseif(header MATCHES "/" AND folder IN_LIST known AND NOT folder IN_LIST IMPETUS_ALLOWED_${layer})
+        string(REPLACE ";" ", " may "${IMPETUS_ALLOWED_${layer}}")
         string(APPEND violations "  ${shown}: #include \"${header}\": ${layer}/ may include only ${may}\n")
       endif()
     endforeach()
