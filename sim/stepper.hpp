@@ -70,7 +70,7 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
-  /// Stage 5's buffers for the k-th island of a step, whatever thread solves it. One per island slot, not
+  /// Stage 6's buffers for the k-th island of a step, whatever thread solves it. One per island slot, not
   /// per thread: an island that keeps its size from step to step (a settled scene) finds its buffers at that
   /// size and allocates nothing, where a thread's buffers would be resized between islands of different
   /// sizes (Eigen reallocates on every change of size).
