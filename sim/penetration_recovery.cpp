@@ -26,13 +26,15 @@ bool recovered_here(const MultibodyModel& mb, const RecoveryScope& scope, const 
   return !left_to_model && (movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0);
 }
 
-/// The columns of (R3): the coordinates no controller holds of every tree of a row, with the block of
-/// M(q⁺) over them and its factor (the held coordinates' δ is zero, so (R2) over the rest has that block
-/// as its metric).
+/// The columns of (R3): the independent coordinates u (dynamics/mimic.hpp (1)) no controller holds of every
+/// tree of a row, with the metric GᵀM(q⁺)G over them and its factor (the held coordinates' δ is zero, so
+/// (R2) over the rest has that block as its metric; a mimic follower moves with its leader, δ_v = G δ_u).
+/// Without mimic joints G = 1, the columns are the tree's coordinates not held, as before mimic support.
 void gather_systems(const MultibodyModel& mb, const MultibodyData& kin, const RecoveryScope& scope, RecoveryScratch& s) {
   ContactProblem& P = s.problem;
   s.tree_added.assign(mb.trees.size(), 0);
   s.column_of.assign(mb.nv, -1);
+  s.gain_of.assign(mb.nv, 1.0);
   P.systems.clear();
   int nv = 0;
   auto add = [&](int t) {
@@ -41,18 +43,41 @@ void gather_systems(const MultibodyModel& mb, const MultibodyData& kin, const Re
     const Tree& tree = mb.trees[t];
     const int n = scope.free_coordinates[t];
     const Eigen::MatrixXd* M = &kin.M[t];
-    if (n < tree.nv) {   // the block over the free coordinates
-      s.M_free[t].resize(n, n);
-      for (int i = 0, fi = 0; i < tree.nv; ++i) {
-        if (scope.held[tree.v_offset + i]) continue;
-        for (int j = 0, fj = 0; j < tree.nv; ++j)
-          if (!scope.held[tree.v_offset + j]) s.M_free[t](fi, fj++) = kin.M[t](i, j);
-        ++fi;
+    if (tree.has_mimic()) {   // GᵀMG over the free columns of u
+      std::vector<int>& local = s.local_column;
+      local.assign(tree.nu, -1);
+      for (int c = 0, fc = 0; c < tree.nu; ++c)
+        if (!scope.held_column[tree.v_offset + c]) local[c] = fc++;
+      s.M_free[t].setZero(n, n);
+      for (int i = 0; i < tree.nv; ++i) {
+        const int a = local[tree.u_column[i]];
+        if (a < 0) continue;
+        for (int j = 0; j < tree.nv; ++j) {
+          const int b = local[tree.u_column[j]];
+          if (b >= 0) s.M_free[t](a, b) += tree.u_gain[i] * tree.u_gain[j] * kin.M[t](i, j);
+        }
+      }
+      for (int i = 0; i < tree.nv; ++i) {
+        const int a = local[tree.u_column[i]];
+        if (a < 0) continue;
+        s.column_of[tree.v_offset + i] = nv + a;
+        s.gain_of[tree.v_offset + i] = tree.u_gain[i];
       }
       M = &s.M_free[t];
+    } else {
+      if (n < tree.nv) {   // the block over the free coordinates
+        s.M_free[t].resize(n, n);
+        for (int i = 0, fi = 0; i < tree.nv; ++i) {
+          if (scope.held[tree.v_offset + i]) continue;
+          for (int j = 0, fj = 0; j < tree.nv; ++j)
+            if (!scope.held[tree.v_offset + j]) s.M_free[t](fi, fj++) = kin.M[t](i, j);
+          ++fi;
+        }
+        M = &s.M_free[t];
+      }
+      for (int i = 0, c = nv; i < tree.nv; ++i)
+        if (!scope.held[tree.v_offset + i]) s.column_of[tree.v_offset + i] = c++;
     }
-    for (int i = 0, c = nv; i < tree.nv; ++i)
-      if (!scope.held[tree.v_offset + i]) s.column_of[tree.v_offset + i] = c++;
     s.M_llt[t].compute(*M);
     P.systems.push_back({nv, n, M, &s.M_llt[t]});
     nv += n;
@@ -64,31 +89,39 @@ void gather_systems(const MultibodyModel& mb, const MultibodyData& kin, const Re
   P.nv = nv;
 }
 
-/// N⁺ of (R3), the rows' normal wrenches at q⁺ (as sim/assembly.cpp's N).
+/// N⁺G of (R3), the rows' normal wrenches at q⁺ (as sim/assembly.cpp's N) on the columns of u, and the
+/// rows' gaps φ⁺; then the limit rows of (R7) of s.limits: +1 (lower) or −1 (upper) on their column.
 void assemble_rows(const MultibodyModel& mb, const MultibodyData& kin, const RecoveryScope& scope, RecoveryScratch& s) {
   ContactProblem& P = s.problem;
   s.triplets.clear();
-  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+  const int nc = static_cast<int>(s.rows.size()), nl = static_cast<int>(s.limits.size());
+  s.gap.resize(nc + nl);
+  for (int i = 0; i < nc; ++i) {
     const ContactPoint& c = s.contacts[s.rows[i]];
+    s.gap[i] = c.phi;
     auto add_link = [&](int link, double sign) {
       if (movable_tree(mb, scope, link) < 0) return;
       for_each_point_jacobian_column(mb, kin, link, c.p_W, [&](int k, const Eigen::Vector3d& col) {
-        if (s.column_of[k] >= 0) s.triplets.emplace_back(static_cast<int>(i), s.column_of[k], sign * c.n_W.dot(col));
+        if (s.column_of[k] >= 0) s.triplets.emplace_back(i, s.column_of[k], s.gain_of[k] * (sign * c.n_W.dot(col)));
       });
     };
     add_link(c.link_a, +1.0);
     add_link(c.link_b, -1.0);
   }
-  P.nc = static_cast<int>(s.rows.size());
+  for (int i = 0; i < nl; ++i) {
+    const RecoveryLimitRow& l = s.limits[i];
+    s.gap[nc + i] = l.gap;
+    s.triplets.emplace_back(nc + i, l.column, l.sign);
+  }
+  P.nc = nc + nl;
   set_from_row_ordered_triplets(P.N, P.nc, P.nv, s.triplets);
 }
 
 /// (R3) by projected Gauss–Seidel: w = Aλ + φ⁺ kept current, λᵢ ← max(0, λᵢ − wᵢ/Aᵢᵢ).
 void solve_projection(RecoveryScratch& s) {
-  const int n = static_cast<int>(s.rows.size());
+  const int n = static_cast<int>(s.gap.size());
   s.lambda.setZero(n);
-  s.w.resize(n);
-  for (int i = 0; i < n; ++i) s.w[i] = s.contacts[s.rows[i]].phi;
+  s.w = s.gap;
   for (int sweep = 0; sweep < kRecoveryMaxSweeps; ++sweep) {
     for (int i = 0; i < n; ++i) {
       if (!(s.A(i, i) > 0)) continue;
@@ -100,6 +133,32 @@ void solve_projection(RecoveryScratch& s) {
     }
     if (!(-s.w.minCoeff() > kRecoveryTolerance)) break;
   }
+}
+
+/// Adds to s.limits a row (R7) for each limited column of u in the problem that q⁺ ⊕ δ puts beyond its
+/// limit, unless it has one; true when it added any.
+bool add_violated_limits(const MultibodyModel& mb, const RecoveryScope& scope, const Eigen::VectorXd& q,
+                         RecoveryScratch& s) {
+  bool added = false;
+  for (std::size_t t = 0; t < mb.trees.size(); ++t) {
+    if (!s.tree_added[t]) continue;
+    const Tree& tree = mb.trees[t];
+    for (int c = 0; c < tree.nu; ++c) {
+      const int dof = tree.v_offset + tree.u_dof[c], column = s.column_of[dof], iq = scope.q_index_of[dof];
+      if (column < 0 || iq < 0) continue;
+      const double lower = tree.u_lower[c], upper = tree.u_upper[c];
+      if (!(lower <= upper)) continue;   // limits that admit no position (refused by the loader)
+      const double position = q[iq], moved = position + s.delta[column];
+      const double sign = moved < lower ? 1.0 : moved > upper ? -1.0 : 0.0;
+      if (sign == 0) continue;
+      const bool has_row = std::any_of(s.limits.begin(), s.limits.end(),
+                                       [&](const RecoveryLimitRow& l) { return l.column == column && l.sign == sign; });
+      if (has_row) continue;
+      s.limits.push_back({column, sign, sign > 0 ? position - lower : upper - position});
+      added = true;
+    }
+  }
+  return added;
 }
 
 }  // namespace
@@ -127,16 +186,23 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
   s.M_free.resize(mb.trees.size());
   crba(mb, kin);
   gather_systems(mb, kin, scope, s);
-  assemble_rows(mb, kin, scope, s);
-  s.problem.delassus(s.problem.N, s.problem.N, s.A, s.delassus);
-  solve_projection(s);
-
-  s.impulse = s.problem.N.transpose() * s.lambda;
-  s.problem.solve_M(s.impulse, s.delta);                                   // δ = M⁻¹N⁺ᵀλ
+  s.limits.clear();
+  // (R7): solve with the limit rows found violated so far, until δ violates none (each round adds one
+  // row at least, of finitely many); with none violated the solve is (R3)'s alone.
+  while (true) {
+    assemble_rows(mb, kin, scope, s);
+    s.problem.delassus(s.problem.N, s.problem.N, s.A, s.delassus);
+    solve_projection(s);
+    s.impulse = s.problem.N.transpose() * s.lambda;
+    s.problem.solve_M(s.impulse, s.delta);                                 // δ_u = (GᵀMG)⁻¹ [N⁺G; L]ᵀλ
+    if (!add_violated_limits(mb, scope, data.q_plus, s)) break;
+  }
   s.delta_global.setZero(mb.nv);
   for (int k = 0; k < mb.nv; ++k)
-    if (s.column_of[k] >= 0) s.delta_global[k] = s.delta[s.column_of[k]];
+    if (s.column_of[k] >= 0) s.delta_global[k] = s.gain_of[k] * s.delta[s.column_of[k]];   // δ_v = G δ_u
   integrate(mb, data.q_plus, s.delta_global, 1.0, data.q_plus);            // q⁺ ⊕ δ
+  // The limit rows hold to kRecoveryTolerance; what Gauss–Seidel left of them is put on the limit exactly.
+  if (!s.limits.empty()) project_onto_joint_limits(mb, data.q_plus);
   return depth;
 }
 
@@ -173,9 +239,17 @@ RecoveryScope::RecoveryScope(const WorldModel& model, const std::vector<int>& li
   held.assign(mb.nv, 0);
   for (const ControllerSpec& spec : model.controllers)
     for (int link : spec.links) held[mb.links[link].joint.v_index] = 1;
+  held_column.assign(mb.nv, 0);
   free_coordinates.assign(mb.trees.size(), 0);
-  for (std::size_t t = 0; t < mb.trees.size(); ++t)
-    for (int i = 0; i < mb.trees[t].nv; ++i) free_coordinates[t] += held[mb.trees[t].v_offset + i] ? 0 : 1;
+  for (std::size_t t = 0; t < mb.trees.size(); ++t) {
+    const Tree& tree = mb.trees[t];
+    for (int i = 0; i < tree.nv; ++i)   // a column is held when any coordinate that follows it is
+      if (held[tree.v_offset + i]) held_column[tree.v_offset + tree.u_column[i]] = 1;
+    for (int c = 0; c < tree.nu; ++c) free_coordinates[t] += held_column[tree.v_offset + c] ? 0 : 1;
+  }
+  q_index_of.assign(mb.nv, -1);
+  for (const Link& link : mb.links)
+    if (joint_nv(link.joint.type) == 1) q_index_of[link.joint.v_index] = link.joint.q_index;
 }
 
 void recover_penetration(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope,

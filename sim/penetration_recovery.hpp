@@ -53,7 +53,29 @@
 // legs bent by ~1e-6 rad, not quite alike, and the no-slip ID found q̇_des inconsistent with its stuck
 // feet (seed 004 §4.5), fell back to τ_c and let the body sink. With the joints held, the body is lifted.
 // A tree every coordinate of which is held (a fixed-base arm under a controller) is not moved.
-// Joint limits are kept by dynamics/integration.hpp's project_onto_joint_limits, before (R2).
+//
+// Mimic joints and joint limits. (R2) is solved over each tree's independent coordinates u (dynamics/
+// mimic.hpp (1), v = G u): δ_v = G δ_u, metric GᵀMG, rows N⁺G, as the dynamics does (mimic.hpp (2)); a
+// follower's q_m = g·q_r + o is linear in q, so q⁺ ⊕ Gδ_u keeps it. q⁺ meets the limits when (R2) starts
+// (dynamics/integration.hpp's project_onto_joint_limits); δ must keep them, else the next step's
+// projection undoes part of δ and swings the links it moved back into the contact, deeper each step (a
+// NAO's thumb under max_dissipation: (R2) turned light finger joints by up to 4.9 rad, past their limits,
+// and the penetration grew to 4.6 mm). So (R2) with the limits of the 1-DoF columns c of u as rows:
+//
+//   δ_u = argmin ½ δ_uᵀ GᵀMG δ_u   s.t.   φ⁺ + N⁺G δ_u ≥ 0,   u_c − ℓ_c + δ_c ≥ 0,   h_c − u_c − δ_c ≥ 0    (R6)
+//
+// (ℓ_c, h_c: mimic.hpp's u_lower, u_upper), whose KKT conditions are (R3) with B = [N⁺G; L] for N⁺,
+// L's rows ±e_cᵀ, and the limits' gaps appended to φ⁺:
+//
+//   λ ≥ 0,  w = B (GᵀMG)⁻¹ Bᵀ λ + [φ⁺; u − ℓ; h − u] ≥ 0,  λᵀ w = 0,   δ_u = (GᵀMG)⁻¹ Bᵀ λ             (R7)
+//
+// A limit that (R3)'s solution meets does not bind: that δ with λ_L = 0 meets (R7) (w_L ≥ 0), and (R6) is
+// strictly convex, so it is (R6)'s solution. Hence an active set that grows: (R3) first; each limit row
+// that δ violates is added and (R7) solved again (at most one round per limit); a step where no limit
+// binds gives (R3)'s numbers bit for bit. The limit rows are the last of each Gauss–Seidel sweep; what
+// the tolerance leaves of their violation (≤ kRecoveryTolerance) is put on the limit by
+// project_onto_joint_limits, and a contact that only a joint beyond its limit could clear keeps the rest of its
+// penetration (reported as the next step's max_penetration).
 #pragma once
 
 #include "collision/collision_detector.hpp"
@@ -86,7 +108,9 @@ constexpr int kRecoveryPasses = 8;
 struct RecoveryScope {
   std::vector<char> ground_left_to_model;   // (links)
   std::vector<char> held;                   // (nv) driven by a <controller>: δ = 0
-  std::vector<int> free_coordinates;        // (trees) coordinates not held; a tree with none is not moved
+  std::vector<char> held_column;            // (nv) entry v_offset + c: column c of the tree's u is held
+  std::vector<int> free_coordinates;        // (trees) columns of u not held; a tree with none is not moved
+  std::vector<int> q_index_of;              // (nv) q index of a 1-DoF joint's coordinate, else −1
 
   RecoveryScope() = default;
   RecoveryScope(const WorldModel& model, const std::vector<int>& links_left_to_model);

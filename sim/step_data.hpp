@@ -74,13 +74,24 @@ struct AssemblyScratch {
   std::vector<Eigen::Triplet<double>> N, S, T, L;   // triplets of the island's rows
 };
 
+/// A joint-limit row of (R7) (sim/penetration_recovery.hpp): sign·δ_column + gap ≥ 0.
+struct RecoveryLimitRow {
+  int column = 0;                         // column of u in the recovery's problem
+  double sign = 1;                        // +1: lower limit, −1: upper limit
+  double gap = 0;                         // u − lower, or upper − u, at q⁺
+};
+
 /// Scratch of the penetration recovery (sim/penetration_recovery.hpp).
 struct RecoveryScratch {
   std::vector<double> displacement;       // (geometries) D_g of (R4): how far any point of g moved within the step
   ContactSet contacts;                    // the contacts at q⁺
   std::vector<int> rows;                  // those that take part in (R3)
+  std::vector<RecoveryLimitRow> limits;   // the joint-limit rows of (R7)
+  Eigen::VectorXd gap;                    // (rows + limits) φ⁺ of the rows, then the limits' gaps
+  std::vector<double> gain_of;            // (nv of the model) G's entry of the coordinate in its column
+  std::vector<int> local_column;          // (nu of a tree) its column of u among the free ones, −1 if held
   std::vector<char> tree_added;           // (trees) its columns are in `problem`
-  std::vector<int> column_of;             // (nv of the model) column in `problem`, −1 if absent or held
+  std::vector<int> column_of;             // (nv of the model) column of u in `problem`, −1 if absent or held
   std::vector<Eigen::MatrixXd> M_free;    // (trees) M(q⁺) over the coordinates not held, where some are
   std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;   // (trees) factors of the trees' metrics
   std::vector<Eigen::Triplet<double>> triplets;
