@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 
@@ -48,6 +49,13 @@ void check_glb(const std::string& path, const std::string& bytes) {
                                    " bytes, the file has " + std::to_string(bytes.size() - at - 8) + " after it");
     at += 8 + length;
   }
+  // The scene must be a JSON object: assimp 5.2 reads a glTF 1 scene that is not JSON as a C string
+  // past the end of its buffer (tests/fuzz/glb/scene_not_json.glb, tools/fuzz.sh glb: ASan heap overflow
+  // in strlen). The first chunk's length was checked against the file above.
+  const auto scene_begin = bytes.begin() + 20;
+  const nlohmann::json scene = nlohmann::json::parse(scene_begin, scene_begin + u32(12), nullptr, false);
+  if (scene.is_discarded() || !scene.is_object())
+    throw LoadError(path, 0, "GLB's scene (the first chunk, at byte 20) is not a JSON object");
 }
 
 std::string file_bytes(const std::string& path) {

@@ -77,6 +77,28 @@ TEST(FuzzRegressions, AGlbWhoseFirstChunkIsNotTheJsonSceneIsRefusedBeforeAssimpR
   }
 }
 
+TEST(FuzzRegressions, AGlbWhoseSceneIsNotJsonIsRefusedBeforeAssimpReadsPastItsBuffer) {
+  // tools/fuzz.sh glb (AddressSanitizer: heap-buffer-overflow in strlen inside assimp): a 28-byte glTF 1
+  // GLB whose 8-byte scene is "metricx ", not JSON.
+  const std::string input = bytes_of(kInputs / "glb" / "scene_not_json.glb");
+  try {
+    parse_mesh(input, ".glb", "scene_not_json.glb");
+    FAIL() << "expected a refusal";
+  } catch (const LoadError& e) {
+    EXPECT_NE(e.message().find("GLB's scene (the first chunk, at byte 20) is not a JSON object"), std::string::npos)
+        << e.what();
+  }
+  // The same file with a JSON object of the same length as its scene passes this check (assimp then
+  // refuses a scene without meshes, in its own words).
+  std::string object = input;
+  object.replace(20, 8, "{\"a\":12}");
+  try {
+    parse_mesh(object, ".glb", "scene_not_json.glb");
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.message().find("is not a JSON object"), std::string::npos) << e.what();
+  }
+}
+
 TEST(FuzzRegressions, AColladaFileClaimingABillionValuesIsRefusedBeforeAssimpAllocatesThem) {
   // tools/fuzz.sh dae ran out of libFuzzer's 2 GB on this input: assimp reserved 4 GB for the
   // <float_array count="1000000000"> holding 3 values. (The suite's build has no malloc limit, and
