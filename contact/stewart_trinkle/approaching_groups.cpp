@@ -28,10 +28,7 @@ void ApproachingGroups::restrict(const StewartTrinkleLcp& lcp) {
   }
   const int mf = static_cast<int>(sub.friction_group.size());
   sub.nf = mf;
-  sub.offset_L = mg;
-  sub.offset_F = mu_;
-  sub.offset_lambda = mu_ + k * mf;
-  sub.size = mu_ + (k + 1) * mf;
+  sub.lay_out_blocks();
 
   // Row s of the restricted D is row index(s) of the whole one.
   const auto index = [&](int s) {

@@ -149,6 +149,14 @@ struct StewartTrinkleLcp {
   int offset_L = 0, offset_F = 0, offset_lambda = 0, size = 0;   // blocks of z: [p_N (ng); p_L; p_F; λ̂]
   double balance = 1;                      // a of (ST7), 1/kg
 
+  /// The blocks of z from ng, nl, nf and k.
+  void lay_out_blocks() {
+    offset_L = ng;
+    offset_F = ng + nl;
+    offset_lambda = offset_F + k * nf;
+    size = offset_lambda + nf;
+  }
+
   // --- (ST9) contact groups ---
   std::vector<int> leader;                 // (ng) the contact whose rows stand for group g
   std::vector<int> group;                  // (nc) the group of each contact

@@ -130,10 +130,7 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
     }
   const int nf = static_cast<int>(lcp.friction_group.size());
   lcp.nf = nf;
-  lcp.offset_L = ng;
-  lcp.offset_F = nu;
-  lcp.offset_lambda = nu + k * nf;
-  lcp.size = nu + (k + 1) * nf;
+  lcp.lay_out_blocks();
 
   lcp.cos_edge.resize(k);
   lcp.sin_edge.resize(k);
