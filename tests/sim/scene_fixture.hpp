@@ -20,6 +20,9 @@ struct SceneRun {
       : world(load_scene(scene_path(file))),
         state(world.initial),
         stepper(world.model, model.empty() ? world.model.physics.contact_model : model, world.model.physics.dt) {}
+  /// A scene written in the test, `file_name` naming it in load errors.
+  SceneRun(const char* xml, const char* file_name, const std::string& model)
+      : world(load_scene_string(xml, file_name)), state(world.initial), stepper(world.model, model, world.model.physics.dt) {}
 
   double dt() const { return stepper.dt(); }
   int steps_for(double seconds) const { return static_cast<int>(std::lround(seconds / dt())); }

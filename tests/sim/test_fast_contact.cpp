@@ -78,20 +78,18 @@ constexpr const char* kOverlapping = R"(<scene name="overlapping">
 
 TEST(PenetrationRecovery, BodiesPlacedOneCentimetreIntoEachOtherSeparateWithoutKineticEnergy) {
   for (const char* model : kModels) {
-    World world = load_scene_string(kOverlapping, "overlapping.xml");
-    Stepper stepper(world.model, model, world.model.physics.dt);
-    State state = world.initial;
-    stepper.step(state);
-    EXPECT_GT(stepper.data().stats.max_penetration, 0.009) << model << ": the overlap was there at the start";
-    for (int k = 1; k < kSeparationSteps; ++k) stepper.step(state);
-    const double kinetic_after = kinetic_energy_of(world.model, state);
-    stepper.step(state);   // its collision stage sees the state after kSeparationSteps steps
-    EXPECT_LT(stepper.data().stats.max_penetration, kSeparatedPenetration) << model;
+    test::SceneRun run(kOverlapping, "overlapping.xml", model);
+    run.step();
+    EXPECT_GT(run.stepper.data().stats.max_penetration, 0.009) << model << ": the overlap was there at the start";
+    for (int k = 1; k < kSeparationSteps; ++k) run.step();
+    const double kinetic_after = kinetic_energy_of(run.world.model, run.state);
+    run.step();   // its collision stage sees the state after kSeparationSteps steps
+    EXPECT_LT(run.stepper.data().stats.max_penetration, kSeparatedPenetration) << model;
     // At rest at the start: any kinetic energy is gained. The solvers' tolerance, on an overlap whose
     // push-out at −φ/dt would have given ½·1 kg·(0.01 m / 1 ms)² = 50 J.
     constexpr double kRestKineticTol = 1e-9;
     EXPECT_LT(kinetic_after, kRestKineticTol) << model;
-    EXPECT_LT(kinetic_energy_of(world.model, state), kRestKineticTol) << model;
+    EXPECT_LT(kinetic_energy_of(run.world.model, run.state), kRestKineticTol) << model;
   }
 }
 
@@ -106,15 +104,12 @@ constexpr const char* kShot = R"(<scene name="shot">
 
 TEST(NoTunnelling, SphereAtFiftyMetresPerSecondStopsOnACentimetrePlate) {
   for (const char* model : kModels) {
-    World world = load_scene_string(kShot, "shot.xml");
-    Stepper stepper(world.model, model, world.model.physics.dt);
-    State state = world.initial;
-    const int q = world.model.multibody.links[world.model.multibody.find_link("ball")].joint.q_index;
+    test::SceneRun run(kShot, "shot.xml", model);
     const double rest_height = 0.5 + 0.005 + 0.05;   // plate top + radius
     double lowest = 1e300;
     for (int k = 0; k < 150; ++k) {
-      stepper.step(state);
-      lowest = std::min(lowest, state.q[q + 2]);
+      run.step();
+      lowest = std::min(lowest, run.position("ball").z());
     }
     EXPECT_GT(lowest, rest_height - kPenetrationBound) << model;
   }
@@ -131,15 +126,13 @@ constexpr const char* kSpinner = R"(<scene name="spinner">
 
 TEST(NoTunnelling, ThinBoxSpinningAtFiftyRadiansPerSecondNeverPassesThroughTheGround) {
   for (const char* model : kPointContactModels) {
-    World world = load_scene_string(kSpinner, "spinner.xml");
-    Stepper stepper(world.model, model, world.model.physics.dt);
-    State state = world.initial;
-    const int q = world.model.multibody.links[world.model.multibody.find_link("blade")].joint.q_index;
+    test::SceneRun run(kSpinner, "spinner.xml", model);
+    const int q = run.world.model.multibody.links[run.link("blade")].joint.q_index;
     double lowest = 1e300;
     for (int k = 0; k < 250; ++k) {
-      stepper.step(state);
-      const Eigen::Vector3d p = state.q.segment<3>(q);
-      const Eigen::Quaterniond R = quaternion_at(state.q, q + 3);
+      run.step();
+      const Eigen::Vector3d p = run.position("blade");
+      const Eigen::Quaterniond R = quaternion_at(run.state.q, q + 3);
       for (int c = 0; c < 8; ++c) {
         const Eigen::Vector3d corner((c & 1 ? 0.3 : -0.3), (c & 2 ? 0.025 : -0.025), (c & 4 ? 0.005 : -0.005));
         lowest = std::min(lowest, (p + R * corner).z());
@@ -174,10 +167,8 @@ constexpr const char* kSpinningOntoBoxes = R"(<scene name="spinning_onto_boxes">
 
 TEST(PenetrationRecovery, SpinningBoxesLandingOnBoxEdgesAreLiftedOutWithinTheStep) {
   for (const char* model : kPointContactModels) {
-    const World world = load_scene_string(kSpinningOntoBoxes, "spinning_onto_boxes.xml");
-    Stepper stepper(world.model, model, world.model.physics.dt);
-    State state = world.initial;
-    const RunFigures f = run_steps(world.model, stepper, state, 50);
+    test::SceneRun run(kSpinningOntoBoxes, "spinning_onto_boxes.xml", model);
+    const RunFigures f = run_steps(run.world.model, run.stepper, run.state, 50);
     EXPECT_LT(f.max_penetration, kPenetrationBound) << model;
     EXPECT_LT(f.contact_max_gain, kContactEnergyRelTol * f.max_kinetic) << model;
     RecordProperty(std::string(model) + "_penetration_mm", std::to_string(1e3 * f.max_penetration));
