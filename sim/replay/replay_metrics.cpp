@@ -26,7 +26,7 @@ double segment_distance(const Eigen::Vector2d& p, const Eigen::Vector2d& a, cons
 ReplayMetricsAccumulator::ReplayMetricsAccumulator(const WorldModel& model, int controller, std::vector<int> joints,
                                                    ReplayWatch watch)
     : model_(model), spec_(controller >= 0 ? &model.controllers.at(controller) : nullptr), controller_(controller),
-      joints_(std::move(joints)), watch_(std::move(watch)), kinematics_(model.multibody) {
+      watch_(std::move(watch)), kinematics_(model.multibody), joints_(std::move(joints)) {
   if (!spec_) return;
   const int na = static_cast<int>(spec_->links.size());
   if (joints_.empty())
@@ -43,6 +43,7 @@ void ReplayMetricsAccumulator::watch(const State& state) {
   if (watch_.held.empty() && watch_.base < 0) return;
   forward_kinematics(model_.multibody, kinematics_, state.q, state.v);
   const std::vector<Eigen::Isometry3d>& X = kinematics_.X_WL;
+  if (!watch_.held.empty()) slip_now_ = 0;
   for (size_t i = 0; i < watch_.held.size(); ++i) {
     const auto [body, holder] = watch_.held[i];
     const Eigen::Vector3d p_HB = X[holder].inverse() * X[body].translation();
@@ -52,6 +53,7 @@ void ReplayMetricsAccumulator::watch(const State& state) {
     }
     const double slip = (p_HB - held_start_[i]).norm();
     max_slip_ = std::max(max_slip_, slip);
+    slip_now_ = std::max(slip_now_, slip);
     if (slip > watch_.lost_distance && !drop_time_) drop_time_ = state.t;
   }
   if (watch_.base >= 0) {
@@ -59,6 +61,8 @@ void ReplayMetricsAccumulator::watch(const State& state) {
     const double z = X_WB.translation().z();
     min_base_height_ = std::min(min_base_height_, z);
     const double tilt = std::acos(std::clamp(X_WB.linear()(2, 2), -1.0, 1.0));
+    sample_.com_x = kinematics_.p_WC[watch_.base].x();
+    sample_.com_y = kinematics_.p_WC[watch_.base].y();
     if ((z < watch_.fall_height || tilt > watch_.fall_tilt) && !fall_time_) fall_time_ = state.t;
     if (watch_.waypoints.size() >= 2 && steps_ > 0) {
       const Eigen::Vector2d p = kinematics_.p_WC[watch_.base].head<2>();
@@ -76,7 +80,27 @@ void ReplayMetricsAccumulator::start(const State& state) { watch(state); }
 void ReplayMetricsAccumulator::observe(const State& state, const StepData& data, double dt) {
   ++steps_;
   watch(state);
-  if (!spec_) return;
+  if (spec_) observe_controller(state, data, dt);
+  sample(state, dt);
+}
+
+void ReplayMetricsAccumulator::sample(const State& state, double dt) {
+  ++window_steps_;
+  if (window_steps_ < std::max(1L, std::lround(kSeriesWindow / dt))) return;
+  sample_.t = state.t;
+  sample_.slip = slip_now_;
+  if (spec_) sample_.max_abs_dtau_dt = window_dtau_dt_;
+  if (window_contact_steps_ > 0) {
+    sample_.normal_force_predicted = window_predicted_ / window_contact_steps_;
+    sample_.normal_force_simulated = window_simulated_ / window_contact_steps_;
+  }
+  samples_.push_back(sample_);
+  sample_ = ReplaySample();
+  window_steps_ = window_contact_steps_ = 0;
+  window_predicted_ = window_simulated_ = window_dtau_dt_ = 0;
+}
+
+void ReplayMetricsAccumulator::observe_controller(const State& state, const StepData& data, double dt) {
   spec_->trajectory.evaluate(state.t, q_des_, qd_des_, qdd_des_);
   double e_pos = 0, e_vel = 0;
   for (int j : joints_) {
@@ -85,6 +109,8 @@ void ReplayMetricsAccumulator::observe(const State& state, const StepData& data,
   }
   sum_position_ += e_pos / joints_.size();
   sum_velocity_ += e_vel / joints_.size();
+  sample_.position_error = e_pos / joints_.size();
+  sample_.velocity_error = e_vel / joints_.size();
 
   const ControlStepRecord& record = data.control.at(controller_);
   const Eigen::VectorXd& tau = record.tau;
@@ -93,6 +119,7 @@ void ReplayMetricsAccumulator::observe(const State& state, const StepData& data,
     const Eigen::VectorXd dtau = (tau - last_tau_).cwiseAbs();
     sum_dtau_ += dtau.mean();
     max_dtau_dt_ = std::max(max_dtau_dt_, dtau.maxCoeff() / dt);
+    window_dtau_dt_ = std::max(window_dtau_dt_, dtau.maxCoeff() / dt);
     ++tau_differences_;
   }
   last_tau_ = tau;
@@ -115,6 +142,9 @@ void ReplayMetricsAccumulator::observe(const State& state, const StepData& data,
     sum_simulated_ += simulated;
     sum_abs_error_ += std::abs(predicted - simulated);
     sum_rel_error_ += std::abs(predicted - simulated) / simulated;
+    ++window_contact_steps_;
+    window_predicted_ += predicted;
+    window_simulated_ += simulated;
   }
 }
 

@@ -29,6 +29,7 @@
 #include <optional>
 
 #include "dynamics/data.hpp"
+#include "sim/replay/replay_series.hpp"
 #include "sim/step_data.hpp"
 
 namespace impetus {
@@ -76,6 +77,8 @@ class ReplayMetricsAccumulator {
   /// After a step: the new state and what the step computed.
   void observe(const State& state, const StepData& data, double dt);
   ReplayMetrics result() const;
+  /// The run in time, one sample per kSeriesWindow (series.csv).
+  const std::vector<ReplaySample>& series() const { return samples_; }
 
  private:
   const WorldModel& model_;
@@ -94,6 +97,13 @@ class ReplayMetricsAccumulator {
   long steps_ = 0, tau_differences_ = 0, contact_steps_ = 0;
   double sum_position_ = 0, sum_velocity_ = 0, sum_dtau_ = 0, sum_tau_ = 0, max_dtau_dt_ = 0;
   double sum_predicted_ = 0, sum_simulated_ = 0, sum_abs_error_ = 0, sum_rel_error_ = 0;
+  // The open sample window (series.csv).
+  ReplaySample sample_;
+  double slip_now_ = ReplaySample::kNone, window_predicted_ = 0, window_simulated_ = 0, window_dtau_dt_ = 0;
+  long window_steps_ = 0, window_contact_steps_ = 0;
+  std::vector<ReplaySample> samples_;
+  void observe_controller(const State& state, const StepData& data, double dt);
+  void sample(const State& state, double dt);
 };
 
 /// metrics.json: {"metrics_version": 2, "controller": NAME, "steps", "table3": {…}, "table4": {…}, "table5":

@@ -1,6 +1,8 @@
 // report.md of a replay matrix (replay_report.hpp).
 #include "sim/replay/replay_report.hpp"
 
+#include "sim/replay/replay_html.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -22,7 +24,9 @@ json read_json(const std::string& path) {
   return json::parse(in);
 }
 
-std::string label(const std::string& controller) {
+}  // namespace
+
+std::string controller_label(const std::string& controller) {
   static const std::map<std::string, std::string> labels = {
       {"id_qp_coulomb", "ID(t_i)_QP,μ"}, {"id_qp_noslip", "ID(t_i)_QP,∞"},   {"id_lcp_coulomb", "ID(t_i)_LCP,μ"},
       {"id_lcp_noslip", "ID(t_i)_LCP,∞"}, {"pid", "PID"},                    {"id_sensed", "ID(t_{i−1})"},
@@ -30,6 +34,10 @@ std::string label(const std::string& controller) {
   const auto it = labels.find(controller);
   return it == labels.end() ? controller : it->second;
 }
+
+namespace {
+
+std::string label(const std::string& controller) { return controller_label(controller); }
 
 std::string num(double x, int digits = 4) {
   std::ostringstream s;
@@ -68,10 +76,6 @@ struct Cell {
   const ReplayCell* where;
   json metrics, timing;
 };
-
-bool fell(const Cell& c) {
-  return c.metrics.contains("table6") && c.metrics["table6"].value("fell", false);
-}
 
 std::string event(const json& t6, const char* flag, const char* time) {
   if (!t6.value(flag, false)) return "no";
@@ -280,7 +284,7 @@ std::string load_average() {
 }  // namespace
 
 void write_replay_report(const ReplayInfo& info, const std::vector<ReplayCell>& where, const std::string& command,
-                         const std::string& path) {
+                         const std::string& dir) {
   std::vector<Cell> cells;
   std::vector<const ReplayCell*> unfinished;
   for (const ReplayCell& w : where) {
@@ -291,8 +295,7 @@ void write_replay_report(const ReplayInfo& info, const std::vector<ReplayCell>& 
     }
     cells.push_back({&w, read_json(w.dir + "/metrics.json"), read_json(w.dir + "/timing.json")});
   }
-  std::ofstream o(path);
-  if (!o) throw std::runtime_error("cannot write " + path);
+  std::ostringstream o;
   o << "# Replay `" << info.name << "` (version " << info.version << ")\n\n" << info.what << ".\n\nMade by `" << command
     << "`; load average when written: " << load_average() << ".\n";
   if (!unfinished.empty()) {
@@ -317,7 +320,11 @@ void write_replay_report(const ReplayInfo& info, const std::vector<ReplayCell>& 
       << num(c.timing["wall_s"].get<double>()) << " | " << num(1e6 * c.timing["id_call_s"]["median"].get<double>()) << " |\n";
   }
   o << "\nTotal: " << num(total) << " s of wall time for " << cells.size() << " runs.\n";
-  if (!o) throw std::runtime_error("cannot write " + path);
+  const std::string md = dir + "/report.md";
+  std::ofstream out(md);
+  out << o.str();
+  if (!out) throw std::runtime_error("cannot write " + md);
+  write_replay_html(info, where, o.str(), dir + "/report.html");
 }
 
 }  // namespace impetus

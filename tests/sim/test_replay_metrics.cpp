@@ -21,7 +21,7 @@ constexpr double kWeight = 4.8 * 9.81;   // N: LINKS's 47.088 N
 constexpr double kDt = 0.001;
 
 /// The links_stance replay's scene (every foot on the ground at the start) under id_lcp_coulomb.
-ReplayMetrics run_stance(int steps, const std::string& json_path = "") {
+ReplayMetrics run_stance(int steps, const std::string& json_path = "", std::vector<ReplaySample>* series = nullptr) {
   const test::TempDir dir("replay_stance");
   ReplayRequest request;
   request.name = "links_stance";
@@ -36,6 +36,7 @@ ReplayMetrics run_stance(int steps, const std::string& json_path = "") {
     metrics.observe(state, stepper.data(), kDt);
   }
   if (!json_path.empty()) write_replay_metrics(json_path, "id_lcp_coulomb", metrics.result());
+  if (series) *series = metrics.series();
   return metrics.result();
 }
 
@@ -118,6 +119,30 @@ TEST(ReplayMetrics, SameRunSameMetricsJson) {
   EXPECT_EQ(j["metrics_version"], 2);
   EXPECT_EQ(j["steps"], 100);
   EXPECT_TRUE(j["table5"].contains("normal_force_rel_error"));
+}
+
+TEST(ReplayMetrics, SeriesWindowsPartitionTheRunAndAgreeWithTheTables) {
+  // 105 steps of 1 ms: ten whole windows of 10 ms (the last 5 steps open a window that is not written).
+  std::vector<ReplaySample> series;
+  const ReplayMetrics m = run_stance(105, "", &series);
+  const long per_window = std::lround(kSeriesWindow / kDt);
+  ASSERT_EQ(static_cast<long>(series.size()), m.steps / per_window);
+  double largest_rate = 0;
+  for (size_t i = 0; i < series.size(); ++i) {
+    EXPECT_NEAR(series[i].t, (i + 1) * kSeriesWindow, 1e-12);
+    // A stance has a controller and contact in every window, and no base or held body watched here.
+    EXPECT_TRUE(std::isfinite(series[i].position_error) && std::isfinite(series[i].normal_force_simulated));
+    EXPECT_TRUE(std::isnan(series[i].com_x) && std::isnan(series[i].slip));
+    largest_rate = std::max(largest_rate, series[i].max_abs_dtau_dt);
+  }
+  // Table 4's max |dτ/dt| is over every step; the windows before the unwritten one hold all but 5 of them, so
+  // the series' largest rate is at most the table's, and equal unless the table's came in the last 5 steps.
+  EXPECT_LE(largest_rate, m.max_abs_dtau_dt);
+  std::vector<ReplaySample> whole;
+  const ReplayMetrics w = run_stance(100, "", &whole);
+  double whole_rate = 0;
+  for (const ReplaySample& s : whole) whole_rate = std::max(whole_rate, s.max_abs_dtau_dt);
+  EXPECT_EQ(whole_rate, w.max_abs_dtau_dt);
 }
 
 }  // namespace

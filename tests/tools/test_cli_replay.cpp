@@ -46,9 +46,10 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
   const auto run_a = run_impetus(args + a.string());
   ASSERT_EQ(run_a.status, 0) << run_a.text;
   ASSERT_EQ(run_impetus(args + b.string()).status, 0);
-  for (const char* file : {"replay.xml", "trajectory.csv", "summary.json", "control.csv", "metrics.json", "timing.json"})
+  for (const char* file : {"replay.xml", "trajectory.csv", "summary.json", "control.csv", "metrics.json", "series.csv", "timing.json"})
     ASSERT_TRUE(fs::exists(a / file)) << file;
   EXPECT_EQ(read(a / "metrics.json"), read(b / "metrics.json"));
+  EXPECT_EQ(read(a / "series.csv"), read(b / "series.csv"));
   EXPECT_EQ(read(a / "trajectory.csv"), read(b / "trajectory.csv"));
   const nlohmann::json m = nlohmann::json::parse(read(a / "metrics.json"));
   EXPECT_EQ(m["controller"], "id_lcp_coulomb");
@@ -69,7 +70,8 @@ TEST(CliReplay, StanceReplayWritesMetricsAndIsDeterministic) {
 
 TEST(CliReplay, MatrixRunsEveryCellAndWritesTheReport) {
   // seed000_grasp's matrix: one cell per contact model it compares, each with its metrics (the grasp held:
-  // Table 6) and its clock readings apart in timing.json; report.md has a row per model and the paper's ratio.
+  // Table 6) and its clock readings apart in timing.json; report.md has a row per model and the paper's ratio,
+  // report.html the same and a figure.
   const fs::path dir = scratch("matrix");
   const auto out = run_impetus("replay seed000_grasp --matrix --duration 0.2 --out " + dir.string());
   ASSERT_EQ(out.status, 0) << out.text;
@@ -84,6 +86,22 @@ TEST(CliReplay, MatrixRunsEveryCellAndWritesTheReport) {
   const std::string report = read(dir / "report.md");
   for (const char* row : {"| no_slip | 20 | held |", "| stewart_trinkle | 20 | held |", "6.58 (10.9681 s / 1.6680 s)"})
     EXPECT_NE(report.find(row), std::string::npos) << row << "\n" << report;
+  // report.html: the same tables, and the grasp's slip in time with a line per model from its series.csv
+  // (dt = 0.01 s: one sample a step, 20 rows).
+  const std::string html = read(dir / "report.html");
+  EXPECT_NE(html.find("<td>no_slip</td><td>20</td><td>held</td>"), std::string::npos) << html;
+  const size_t svg = html.find("<svg"), end = html.find("</svg>");
+  ASSERT_NE(svg, std::string::npos);
+  const std::string figure = html.substr(svg, end - svg);
+  int lines = 0;
+  for (size_t at = figure.find("<polyline"); at != std::string::npos; at = figure.find("<polyline", at + 1)) ++lines;
+  EXPECT_EQ(lines, 3);   // a box's slip is measured at every sample: one unbroken line per model
+  for (const char* model : {">no_slip<", ">stewart_trinkle<", ">no_slip:lemke<"})
+    EXPECT_NE(figure.find(model), std::string::npos) << model;
+  std::ifstream series(dir / "none-none-no_slip" / "series.csv");
+  int rows = 0;
+  for (std::string line; std::getline(series, line);) ++rows;
+  EXPECT_EQ(rows, 1 + 20);
   fs::remove_all(dir);
 }
 

@@ -207,7 +207,7 @@ int main(int argc, char** argv) {
   replay->add_option("--terrain", replay_options.request.terrain, "terrain (default: the replay's first)");
   replay->add_option("--model", replay_options.request.contact_model,
                      "contact model (default stewart_trinkle; no_slip on a μ = ∞ terrain; a replay comparing models: its first)");
-  replay->add_flag("--matrix", replay_options.matrix, "run every terrain × controller × model of the replay, write report.md");
+  replay->add_flag("--matrix", replay_options.matrix, "run every terrain × controller × model of the replay, write report.md and report.html");
   replay->add_option("--duration", replay_options.request.duration, "simulated time in s (default: the paper's)")
       ->check(CLI::NonNegativeNumber);
   replay->add_option("--out", replay_options.out_dir, "output folder (default runs/replay/NAME)");

@@ -38,7 +38,7 @@ struct CellResult {
   std::string dir;
 };
 
-/// One replay run into dir: replay.xml, the run files, metrics.json and timing.json.
+/// One replay run into dir: replay.xml, the run files, metrics.json, series.csv and timing.json.
 CellResult run_cell(const ReplayRequest& request, const std::string& models_dir, const std::string& dir) {
   const std::string scene = write_replay_scene(request, models_dir, dir);
   const World world = load_scene(scene);
@@ -70,6 +70,7 @@ CellResult run_cell(const ReplayRequest& request, const std::string& models_dir,
                                                                                        : request.controller
                                                          : "none",
                        metrics.result());
+  write_replay_series(dir + "/series.csv", metrics.series());
   // Clock readings: not in metrics.json, which must be the same from run to run.
   nlohmann::ordered_json t;
   const size_t steps = contact_times.size();
@@ -147,13 +148,13 @@ int replay_command(const ReplayCommandOptions& options, std::ostream& out) {
           out << name << ": " << status << "\n" << std::flush;
           cells.push_back({terrain, controller, model, cell_dir, status});
         }
-    write_replay_report(info, cells, options.command_line, dir + "/report.md");
-    out << "output: " << dir << "/ (one folder per cell, report.md)\n";
+    write_replay_report(info, cells, options.command_line, dir);
+    out << "output: " << dir << "/ (one folder per cell, report.md, report.html)\n";
     return 0;
   }
   const CellResult c = run_cell(options.request, options.models_dir, dir);
   out << options.request.name << ": " << c.report.status << ", " << c.report.totals.steps << " steps under "
-      << c.report.contact_model << "\noutput: " << dir << "/ (replay.xml, the run files, metrics.json, timing.json)\nstatus: "
+      << c.report.contact_model << "\noutput: " << dir << "/ (replay.xml, the run files, metrics.json, series.csv, timing.json)\nstatus: "
       << c.report.status << '\n';
   return exit_status(c.report);
 }
