@@ -4,10 +4,9 @@
 
 #include <string>
 
-namespace impetus::batch {
+#include "base/html_escape.hpp"
 
-/// Text safe inside HTML elements and attributes.
-std::string html_escape(const std::string& text);
+namespace impetus::batch {
 
 /// A whole page: the style, `body`, the data as `const DATA = …;`, the shared script (sortable
 /// tables; plot(element, series, yLabel) drawing [{name, t, y}] as lines), then `script`.

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/html_escape.hpp"
 #include "control/gait/base_path.hpp"
 #include "sim/replay/replay_series.hpp"
 #include "sim/replay/svg_plot.hpp"
@@ -14,22 +15,11 @@
 namespace impetus {
 namespace {
 
-std::string escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
-  }
-  return out;
-}
-
 /// Inline markup of a line: `code` spans.
 std::string inline_html(const std::string& line) {
   std::string out;
   bool code = false;
-  for (char c : escaped(line)) {
+  for (char c : html_escape(line)) {
     if (c == '`') {
       out += code ? "</code>" : "<code>";
       code = !code;
@@ -75,7 +65,7 @@ PlotLine line(const std::string& name, const std::vector<ReplaySample>& samples,
 }
 
 std::string figure(const Plot& plot, const std::string& caption) {
-  return "<figure>\n" + svg_plot(plot) + "<figcaption>" + escaped(caption) + "</figcaption>\n</figure>\n";
+  return "<figure>\n" + svg_plot(plot) + "<figcaption>" + html_escape(caption) + "</figcaption>\n</figure>\n";
 }
 
 /// One plot per group of cells (a terrain), made of the group's cells.
@@ -235,7 +225,7 @@ void write_replay_html(const ReplayInfo& info, const std::vector<ReplayCell>& ce
   }
   std::ofstream o(path);
   if (!o) throw std::runtime_error("cannot write " + path);
-  o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Replay " << escaped(info.name)
+  o << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Replay " << html_escape(info.name)
     << "</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:2px 6px;text-align:left}"
        "th{background:#eee}figure{margin:1.5em 0}figcaption{color:#444}</style>\n</head>\n<body>\n"

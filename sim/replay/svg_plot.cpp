@@ -7,23 +7,13 @@
 #include <limits>
 #include <sstream>
 
+#include "base/html_escape.hpp"
+
 namespace impetus {
 namespace {
 
 constexpr double kWidth = 640, kHeight = 360;
 constexpr const char* kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
-
-std::string escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
 
 std::string fixed(double x) {
   std::ostringstream s;
@@ -91,7 +81,7 @@ std::string svg_plot(const Plot& plot) {
   std::ostringstream o;
   o << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << kHeight << "\" viewBox=\"0 0 "
     << kWidth << ' ' << kHeight << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  o << "<text x=\"" << kWidth / 2 << "\" y=\"18\" text-anchor=\"middle\" font-size=\"13\">" << escaped(plot.title) << "</text>\n";
+  o << "<text x=\"" << kWidth / 2 << "\" y=\"18\" text-anchor=\"middle\" font-size=\"13\">" << html_escape(plot.title) << "</text>\n";
   o << "<rect x=\"" << f.left << "\" y=\"" << f.top << "\" width=\"" << f.right - f.left << "\" height=\"" << f.bottom - f.top
     << "\" fill=\"none\" stroke=\"#444\"/>\n";
   // Ticks and grid.
@@ -105,9 +95,9 @@ std::string svg_plot(const Plot& plot) {
     o << "<line x1=\"" << f.left << "\" y1=\"" << fixed(f.py(y)) << "\" x2=\"" << f.right << "\" y2=\"" << fixed(f.py(y))
       << "\" stroke=\"#ddd\"/><text x=\"" << f.left - 4 << "\" y=\"" << fixed(f.py(y) + 4) << "\" text-anchor=\"end\">"
       << (plot.log_y ? "1e" + label(y) : label(y)) << "</text>\n";
-  o << "<text x=\"" << (f.left + f.right) / 2 << "\" y=\"" << kHeight - 8 << "\" text-anchor=\"middle\">" << escaped(plot.x_label)
+  o << "<text x=\"" << (f.left + f.right) / 2 << "\" y=\"" << kHeight - 8 << "\" text-anchor=\"middle\">" << html_escape(plot.x_label)
     << "</text>\n<text transform=\"translate(14," << (f.top + f.bottom) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-    << escaped(plot.y_label) << "</text>\n";
+    << html_escape(plot.y_label) << "</text>\n";
   // Lines, each cut where a sample is missing; the legend beside the plot.
   int colour = 0, legend_row = 0;
   for (const PlotLine& line : plot.lines) {
@@ -131,7 +121,7 @@ std::string svg_plot(const Plot& plot) {
     if (line.name.empty()) continue;
     const double ly = f.top + 8 + 16 * legend_row++;
     o << "<line x1=\"" << f.right + 10 << "\" y1=\"" << ly << "\" x2=\"" << f.right + 30 << "\" y2=\"" << ly << "\" " << style
-      << "/><text x=\"" << f.right + 34 << "\" y=\"" << ly + 4 << "\">" << escaped(line.name) << "</text>\n";
+      << "/><text x=\"" << f.right + 34 << "\" y=\"" << ly + 4 << "\">" << html_escape(line.name) << "</text>\n";
   }
   o << "</svg>\n";
   return o.str();
