@@ -153,8 +153,23 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   const double rho = kElasticFactor * trace * vbar;
   const double impulse_scale = mass * vbar;
 
-  // Phase I.
-  const bool phase_one_ok = phase_one(ws, problem, rho, impulse_scale, stats, report);
+  // The small-island path (single_contact.hpp), else phase I by the interior point.
+  std::chrono::steady_clock::time_point closed_start;
+  if (options_.timing) closed_start = std::chrono::steady_clock::now();
+  const bool closed = options_.single_contact_closed_form && !options_.trace && nc == 1 && nl == 0 &&
+                      options_.friction == FrictionCone::SecondOrder && solve_single_contact(problem, ws.single_);
+  bool phase_one_ok = true;
+  if (closed) {
+    ws.p1_.resize(1);
+    ws.p1_[0] = ws.single_.p_N_one;
+    report.phase_one_status = InteriorPointStatus::Solved;
+    report.v_phase_one = ws.single_.v_one;
+    report.p_N_phase_one = ws.p1_;
+    stats.residual = ws.single_.residual;
+    if (options_.timing) report.phase_one_seconds = seconds_since(closed_start);
+  } else {
+    phase_one_ok = phase_one(ws, problem, rho, impulse_scale, stats, report);
+  }
   report.kinetic_energy_phase_one = problem.kinetic_energy(report.v_phase_one);
   double kappa = 0;
   for (int i = 0; i < nc; ++i) kappa += ws.p1_[i];
@@ -170,39 +185,27 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   if (!phase_one_ok) return keep_phase_one("");
 
   // Phase II.
-  std::chrono::steady_clock::time_point start;
-  if (options_.timing) start = std::chrono::steady_clock::now();
-  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_, ws.layout_,
-                  ws.program_scratch_, report.kinetic_energy_phase_one);
-  const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
-  ws.p2_start_.setZero(ws.program_.np);
-  for (int i = 0; i < nc; ++i) {
-    const int o = ws.layout_.contact_offset[i];
-    ws.p2_start_[o] = guess ? problem.p_N_guess[i] : ws.p1_[i];
-    if (ws.layout_.has_friction[i] && guess) {
-      ws.p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
-      ws.p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
-    }
+  if (closed) {
+    ws.layout_.contact_offset.assign(1, 0);
+    ws.layout_.normal_index.assign(1, 0);
+    ws.layout_.has_friction.assign(1, problem.mu[0] > 0);
+    ws.layout_.limit_index.clear();
+    ws.p_closed_ = ws.single_.p;
+    ws.v2_ = ws.single_.v_two;
+    report.phase_two_status = InteriorPointStatus::Solved;
+    report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
+  } else {
+    phase_two(ws, problem, kappa, stats, report);
   }
-  for (int k = 0; k < nl; ++k)
-    if (ws.layout_.limit_index[k] >= 0)
-      ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
-  ws.ipm_.solve(ws.program_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.ipm_result_);
-  report.phase_two_status = ws.ipm_result_.status;
-  report.phase_two_iterations = ws.ipm_result_.iterations;
-  if (options_.trace) report.phase_two_trace = ws.ipm_result_.trace;
-  stats.iterations += ws.ipm_result_.iterations;
-  const Eigen::VectorXd& p = ws.ipm_result_.p;
-  velocity_of(ws, problem, ws.program_, p, ws.v2_);
-  report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
-  if (options_.timing) report.phase_two_seconds = seconds_since(start);
+  const Eigen::VectorXd& p = closed ? ws.p_closed_ : ws.ipm_result_.p;
+  const bool usable = closed || ws.ipm_result_.usable();
 
   // Acceptance (MD9).
   const double eps = options_.check_tolerance;
   const double pbar = std::max(kappa, impulse_scale);
   const double energy_scale = std::max(report.kinetic_energy_star, 0.5 * mass * vbar * vbar);
   std::string why;
-  if (!ws.ipm_result_.usable()) {
+  if (!usable) {
     why = std::string("phase II: interior point ") + to_string(ws.ipm_result_.status) + " (" + ws.ipm_result_.message + ")";
   } else if (!p.allFinite() || !ws.v2_.allFinite()) {
     why = "phase II: non-finite result";
@@ -240,7 +243,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   if (!why.empty()) return keep_phase_one(why);
 
   report.phase_two_accepted = true;
-  stats.residual = ws.ipm_result_.residual();
+  stats.residual = closed ? ws.single_.residual : ws.ipm_result_.residual();
   result.v_plus = ws.v2_;
   for (int i = 0; i < nc; ++i) {
     const int o = ws.layout_.contact_offset[i];
@@ -251,6 +254,37 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
     }
   }
   for (int k = 0; k < nl; ++k) result.p_L[k] = ws.layout_.limit_index[k] >= 0 ? p[ws.layout_.limit_index[k]] : 0.0;
+}
+
+void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
+                                    MaxDissipationReport& report) const {
+  const int nc = problem.nc, nl = problem.nl;
+  std::chrono::steady_clock::time_point start;
+  if (options_.timing) start = std::chrono::steady_clock::now();
+  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_, ws.layout_,
+                  ws.program_scratch_, report.kinetic_energy_phase_one);
+  const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
+  ws.p2_start_.setZero(ws.program_.np);
+  for (int i = 0; i < nc; ++i) {
+    const int o = ws.layout_.contact_offset[i];
+    ws.p2_start_[o] = guess ? problem.p_N_guess[i] : ws.p1_[i];
+    if (ws.layout_.has_friction[i] && guess) {
+      ws.p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
+      ws.p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
+    }
+  }
+  for (int k = 0; k < nl; ++k)
+    if (ws.layout_.limit_index[k] >= 0)
+      ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
+  ws.ipm_.solve(ws.program_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.ipm_result_);
+  report.phase_two_status = ws.ipm_result_.status;
+  report.phase_two_iterations = ws.ipm_result_.iterations;
+  if (options_.trace) report.phase_two_trace = ws.ipm_result_.trace;
+  stats.iterations += ws.ipm_result_.iterations;
+  const Eigen::VectorXd& p = ws.ipm_result_.p;
+  velocity_of(ws, problem, ws.program_, p, ws.v2_);
+  report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
+  if (options_.timing) report.phase_two_seconds = seconds_since(start);
 }
 
 }  // namespace impetus

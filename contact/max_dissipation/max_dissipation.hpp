@@ -89,6 +89,10 @@
 //   • [002] gives phase I only in A/b form and phase II with bilateral J; here both are in velocity
 //     form with block-diagonal M (the island's trees, no J), never forming A.
 //
+// Small islands: one contact without limits under the Coulomb cone is solved in closed form on its
+// 3×3 Delassus matrix (single_contact.hpp), and only when its optimality conditions certify the point;
+// the report then counts no interior-point iterations.
+//
 // Warm start: phase II starts from the previous step's impulses of the same contacts
 // (problem.p_*_guess) when there are any, else from phase I's; phase I from the previous normal
 // impulses (interior_point.hpp describes how a guess enters). Option warm_start="false" (or "0") disables both.
@@ -100,6 +104,7 @@
 #include "contact/contact_model.hpp"
 #include "contact/max_dissipation/phase_one_pgs.hpp"
 #include "contact/max_dissipation/phase_programs.hpp"
+#include "contact/max_dissipation/single_contact.hpp"
 #include "contact/solvers/interior_point.hpp"
 
 namespace impetus {
@@ -140,6 +145,10 @@ struct MaxDissipationOptions {
   bool trace = false;
   /// Wall time of each phase in the report (phase_one_seconds, phase_two_seconds).
   bool timing = false;
+  /// An island with one contact, no limit and the Coulomb cone is solved in closed form
+  /// (single_contact.hpp), certified by its optimality conditions; false sends it to the interior
+  /// point like every other island (tests compare the two). The trace option also sends it there.
+  bool single_contact_closed_form = true;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static MaxDissipationOptions parse(const ModelOptions& options);
@@ -185,10 +194,14 @@ class MaxDissipationModel final : public ContactModel {
     ImpulseLayout layout_;
     PhaseProgramScratch program_scratch_;
     InteriorPointResult ipm_result_;
-    Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_;
+    SingleContact single_;
+    Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_, p_closed_;
   };
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
   bool phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
+                 MaxDissipationReport& report) const;
+  /// Phase II (MD4–MD7) by the interior point into ws.ipm_result_, ws.v2_ and `report`.
+  void phase_two(Workspace& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
   /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.
   void velocity_of(Workspace& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
