@@ -78,7 +78,7 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
     if (problem.p_N_guess.size() == nc) ws.p2_start_.head(nc) = problem.p_N_guess;
     if (problem.p_L_guess.size() == nl) ws.p2_start_.tail(nl) = problem.p_L_guess;
   }
-  ws.ipm_.solve(ws.program_, guess ? &ws.p2_start_ : nullptr, ws.ipm_result_);
+  ws.ipm_one_.solve(ws.program_, guess ? &ws.p2_start_ : nullptr, ws.ipm_result_);
   report.phase_one_status = ws.ipm_result_.status;
   report.phase_one_iterations = ws.ipm_result_.iterations;
   if (options_.trace) report.phase_one_trace = ws.ipm_result_.trace;
@@ -107,10 +107,12 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
 }
 
 MaxDissipationModel::Workspace::Workspace(const MaxDissipationOptions& options) {
-  ipm_.options().trace = options.trace;
-  ipm_.options().tolerance = options.tolerance;
-  ipm_.options().gap_tolerance = options.gap_tolerance;
-  ipm_.options().max_iterations = options.max_iterations;
+  for (InteriorPointSolver* ipm : {&ipm_one_, &ipm_two_}) {
+    ipm->options().trace = options.trace;
+    ipm->options().tolerance = options.tolerance;
+    ipm->options().gap_tolerance = options.gap_tolerance;
+    ipm->options().max_iterations = options.max_iterations;
+  }
 }
 
 std::unique_ptr<ContactWorkspace> MaxDissipationModel::make_workspace() const {
@@ -276,7 +278,7 @@ void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem
   for (int k = 0; k < nl; ++k)
     if (ws.layout_.limit_index[k] >= 0)
       ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
-  ws.ipm_.solve(ws.program_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.ipm_result_);
+  ws.ipm_two_.solve(ws.program_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.ipm_result_);
   report.phase_two_status = ws.ipm_result_.status;
   report.phase_two_iterations = ws.ipm_result_.iterations;
   if (options_.trace) report.phase_two_trace = ws.ipm_result_.trace;

@@ -188,7 +188,9 @@ class MaxDissipationModel final : public ContactModel {
   /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
   struct Workspace final : ContactWorkspace {
     explicit Workspace(const MaxDissipationOptions& options);
-    InteriorPointSolver ipm_;
+    // One solver per phase: the two programs differ in structure, and each solver keeps the symbolic
+    // analysis of its last program (interior_point_kkt.hpp) for the next step's.
+    InteriorPointSolver ipm_one_, ipm_two_;
     PhaseOnePgs pgs_;
     ConeProgram program_;
     ImpulseLayout layout_;

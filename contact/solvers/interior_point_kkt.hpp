@@ -41,7 +41,7 @@
 // Regularization (IP6): K̃ = K + δ_s·diag(+1 on p, −1 on y, z), δ_s = 1e-9 in scaled units, plus the
 // dynamic pivot regularization of quasidefinite_ldlt.hpp; iterative refinement on the unregularized
 // (IP3) removes both. The pattern of K is fixed for one solve: analysed once, factored every
-// iteration with no allocation.
+// iteration with no allocation; the next solve reuses the analysis when K's pattern is unchanged.
 #pragma once
 
 #include <string>
@@ -131,6 +131,11 @@ class InteriorPointKkt {
   std::vector<int> w2_pos_;               // positions of −W²'s lower entries: LP rows, then each cone's 6
   std::vector<signed char> sign_;         // (nK) +1 on p, −1 on y and z
   QuasidefiniteLdlt ldlt_;
+  // The pattern ldlt_ was analysed for (K's column starts and row indices, and the rows it
+  // eliminates last): setup() skips the analysis while a program keeps it.
+  std::vector<int> analysed_outer_, analysed_inner_;
+  std::vector<char> analysed_last_, last_;
+  bool analysed_ = false;
 
   Eigen::VectorXd lp_w2_;                 // W² of the linear rows, last factor()
   std::vector<Eigen::Matrix3d> W2_cone_;  // W² of the cones, last factor()

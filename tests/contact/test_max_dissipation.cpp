@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <deque>
+#include <memory>
 #include <random>
 
 #include "contact/max_dissipation/max_dissipation.hpp"
@@ -546,6 +547,28 @@ TEST(MaxDissipationModel, SameProblemSameBits) {
   EXPECT_EQ(ra.v_plus, rb.v_plus);
   EXPECT_EQ(ra.p_N, rb.p_N);
   EXPECT_EQ(ra.p_S, rb.p_S);
+}
+
+TEST(MaxDissipationModel, AWorkspaceReusingItsSymbolicAnalysisGivesTheBitsOfAFreshOne) {
+  // The KKT analysis is kept while the pattern is unchanged (interior_point_kkt.hpp): solving a
+  // sequence of problems in one workspace — the same pile twice, the pile with another v* (same
+  // rows), another pile and the first again — gives what a fresh workspace gives, bit for bit.
+  Pile first(3, 2, 0.5, 5), other(2, 2, 0.4, 6);
+  ContactProblem pushed = *first.problem;
+  pushed.v_star *= 0.7;
+  const MaxDissipationModel model;
+  const std::unique_ptr<ContactWorkspace> kept = model.make_workspace();
+  const ContactProblem* sequence[] = {first.problem, first.problem, &pushed, other.problem, first.problem};
+  for (const ContactProblem* P : sequence) {
+    ContactResult reused, fresh;
+    model.solve(*P, reused, *kept);
+    const std::unique_ptr<ContactWorkspace> new_workspace = model.make_workspace();
+    model.solve(*P, fresh, *new_workspace);
+    ASSERT_EQ(fresh.stats.status, SolveStatus::Solved) << fresh.stats.message;
+    EXPECT_TRUE(reused.v_plus == fresh.v_plus && reused.p_N == fresh.p_N && reused.p_S == fresh.p_S &&
+                reused.p_T == fresh.p_T);
+    EXPECT_EQ(reused.stats.iterations, fresh.stats.iterations);
+  }
 }
 
 TEST(MaxDissipationModel, WarmStartReachesTheColdSolution) {
