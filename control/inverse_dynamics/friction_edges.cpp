@@ -37,6 +37,16 @@ void FrictionEdges::build(const Eigen::VectorXd& mu, int edges) {
     A_mu(f, friction_contact[f]) = mu[friction_contact[f]];
     A_mu.row(f).segment(nc + k * f, k).setConstant(-1);
   }
+  A_facet.setZero(k * nf, 3 * nc);
+  for (int f = 0; f < nf; ++f) {
+    const int c = friction_contact[f];
+    for (int j = 0; j < k; ++j) {
+      const double theta = (2 * j + 1) * std::numbers::pi / k;
+      A_facet(k * f + j, c) = mu[c] * std::cos(std::numbers::pi / k);
+      A_facet(k * f + j, nc + c) = -std::cos(theta);
+      A_facet(k * f + j, 2 * nc + c) = -std::sin(theta);
+    }
+  }
 }
 
 }  // namespace impetus

@@ -1,24 +1,18 @@
 // ID(t_i)_QP,μ and QP,∞ (id_qp.hpp, QP1–QP7).
 #include "control/inverse_dynamics/id_qp.hpp"
+#include "control/inverse_dynamics/least_torque.hpp"
 
-#include <Eigen/Eigenvalues>
-#include <Eigen/QR>
-#include <cmath>
-#include <Eigen/SVD>
+#include <algorithm>
 #include <string>
 
 namespace impetus {
 namespace {
 
-// Eigenvalues of H below this fraction of the largest span Stage I's optimal face (QP3). H = BᵀJKJᵀB is
-// formed by products whose roundoff is ~1e-15 of ‖H‖ times a modest condition; physical directions of
-// a quadruped or a grasp have eigenvalues above 1e-6 of the largest. 1e-9 sits between the two.
-constexpr double kNullspaceTolerance = 1e-9;
-// ε of (QP3), relative to ‖T_z W‖²: only breaks ties where τ does not depend on w; far below anything
-// that changes τ visibly (it moves τ by ~ε relative).
+// ε of (QP3), relative to ‖T_τ Z‖²/dim: only breaks ties where τ does not depend on w (J without full
+// row rank: duplicated contacts); it moves τ by ~1e-10 relative.
 constexpr double kStageTwoRegularization = 1e-10;
-// Stage II's z may go negative by roundoff of Lemke's certificate (1e-6 relative by default); it is
-// accepted when z ≥ −this·max(z) and the pyramid holds to the same, and then clamped.
+// Stage II's p_N and pyramid facets may go negative by roundoff of Lemke's certificate (1e-6 relative by
+// default); p is accepted when they are ≥ −this·max|p|, and p_N is then clamped.
 constexpr double kStageTwoFeasibility = 1e-6;
 // Phase I's active set (QP5): p^I_i above this fraction of the largest. Lemke's certificate leaves
 // inactive impulses at ≤ 1e-6 relative (lemke.hpp L6) and exact zeros in practice; active support
@@ -27,9 +21,6 @@ constexpr double kActiveFraction = 1e-9;
 // Iterations over phase I's active sets (QP5): each is one Stage I and one frictionless LCP; the set
 // changes only where τ moves a contact across lift-off, so it settles in one or two.
 constexpr int kBudgetIterations = 8;
-// A multiplier or reduced cost counts as positive (QP7) above this fraction of the largest entry of
-// the LCP's solution: the certificate leaves complementary pairs at ≤ 1e-6 of their scale.
-constexpr double kMultiplierFraction = 1e-6;
 
 }  // namespace
 
@@ -42,6 +33,7 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
   const int na = static_cast<int>(a.size());
   kappa_c_ = 0;
   g_.setZero(nz);
+  gp_.setZero(3 * nc);
   if (na == 0) return;
   // (QP5): p^I_A = −(N_A M⁻¹N_Aᵀ)⁻¹(N_A v*(τ) + φ_A/dt), κ = 1ᵀp^I_A, v*(τ) = v* + M⁻¹Pᵀ(τ_c + T_z z).
   Eigen::MatrixXd S(na, na), NMPt(na, elimination_.na());
@@ -55,7 +47,8 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
   }
   const Eigen::VectorXd u = Eigen::LDLT<Eigen::MatrixXd>(0.5 * (S + S.transpose())).solve(Eigen::VectorXd::Ones(na));
   kappa_c_ = -u.dot(r);
-  g_ = -(u.transpose() * NMPt * elimination_.T_tau() * edges_.B).transpose();
+  gp_ = -(u.transpose() * NMPt * elimination_.T_tau()).transpose();
+  g_ = edges_.B.transpose() * gp_;
 }
 
 LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z) {
@@ -166,99 +159,80 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     ++solution.fallbacks;
   }
 
-  if (options_.stage_two && result.solved() && nz > 0 && !problem.actuated.empty())
-    if (!stage_two(cp, c, z, solution.stats) && report_.stage_two_run) ++solution.fallbacks;
-
   p_ = edges_.B * z;
+  if (options_.stage_two && result.solved() && nz > 0 && !problem.actuated.empty())
+    if (!stage_two(problem, cp, solution.stats) && report_.stage_two_run) ++solution.fallbacks;
+
   split_impulses(p_, nc, solution);
   elimination_.torque(p_, solution.tau);
   elimination_.velocity(p_, solution.v_plus);
   report_.tau_norm_stage_two = solution.tau.norm();
 }
 
-bool IdQp::stage_two(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z, SolverStatistics& stats) {
-  const int nz = static_cast<int>(z.size()), nc = edges_.nc, nm = static_cast<int>(edges_.A_mu.rows());
-  const Eigen::MatrixXd T_z = elimination_.T_tau() * edges_.B;
-  const Eigen::VectorXd tau0 = elimination_.tau_c() + T_z * z;
+bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats) {
+  const int nz = edges_.nz(), nc = edges_.nc, nm = static_cast<int>(edges_.A_mu.rows());
+  const int nfa = static_cast<int>(edges_.A_facet.rows());
+  const Eigen::VectorXd p0 = p_;
+  const Eigen::VectorXd tau0 = elimination_.tau_c() + elimination_.T_tau() * p0;
   report_.tau_norm_stage_one = tau0.norm();
 
-  // W: the directions that keep v⁺ and the objective, {x : H x = 0, cᵀx = 0}.
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(H_);
-  const double largest = std::max(eigen.eigenvalues().cwiseAbs().maxCoeff(), 0.0);
-  int dim = 0;
-  while (dim < nz && eigen.eigenvalues()[dim] <= kNullspaceTolerance * largest) ++dim;   // ascending order
-  if (dim == 0) return false;
-  Eigen::MatrixXd W = eigen.eigenvectors().leftCols(dim);
-  // Rows that must not move along W (QP7): cᵀ; and, when the budget or a non-penetration row carries
-  // a multiplier (the equilibrium is then not a convex program's optimum), every inequality that is
-  // binding with a positive multiplier stays binding and every z_i with a positive reduced cost stays 0.
-  const Eigen::VectorXd y_N = x_.segment(nz, nc), y_mu = x_.segment(nz + nc, nm);
-  const double y_b = x_[nz + nc + nm];
-  Eigen::VectorXd budget_row = g_;
-  budget_row.head(nc).array() -= 1;
-  Eigen::MatrixXd E = c.transpose();
-  const Eigen::VectorXd wq = A_ * x_ + q_;   // the LCP's w: reduced costs, row slacks
-  const double y_ref = std::max(x_.cwiseAbs().maxCoeff(), 1e-300);
-  if (y_b > kMultiplierFraction * y_ref || y_N.maxCoeff() > kMultiplierFraction * y_ref) {
-    const double w_ref = std::max(wq.head(nz).cwiseAbs().maxCoeff(), 1e-300);
-    std::vector<Eigen::RowVectorXd> rows;
-    for (int i = 0; i < nz; ++i)
-      if (wq[i] > kMultiplierFraction * w_ref) rows.push_back(Eigen::RowVectorXd::Unit(nz, i));
-    for (int j = 0; j < nm; ++j)
-      if (y_mu[j] > kMultiplierFraction * y_ref) rows.push_back(edges_.A_mu.row(j));
-    if (y_b > kMultiplierFraction * y_ref) rows.push_back(budget_row.transpose());
-    E.conservativeResize(1 + static_cast<int>(rows.size()), nz);
-    for (std::size_t r = 0; r < rows.size(); ++r) E.row(1 + static_cast<int>(r)) = rows[r];
-  }
-  {
-    const Eigen::MatrixXd EW = E * W;
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(EW, Eigen::ComputeFullV);
-    const double top = svd.singularValues().size() > 0 ? svd.singularValues()[0] : 0;
-    int rank = 0;
-    for (int i = 0; i < svd.singularValues().size(); ++i)
-      if (svd.singularValues()[i] > kNullspaceTolerance * std::max(top, 1e-300) * 1e3) ++rank;
-    if (top <= 0) rank = 0;
-    W = (W * svd.matrixV().rightCols(dim - rank)).eval();
-    dim -= rank;
-  }
+  // The components of p that exist: every normal, tangents only where μ > 0.
+  std::vector<int> free;
+  for (int c = 0; c < nc; ++c) free.push_back(c);
+  for (int f : edges_.friction_contact) free.push_back(nc + f), free.push_back(2 * nc + f);
+  std::sort(free.begin(), free.end());
+  const int m = static_cast<int>(free.size());
+  Eigen::MatrixXd Jt(elimination_.nv(), m);
+  for (int i = 0; i < m; ++i) Jt.col(i) = elimination_.J().row(free[i]).transpose();
+  Eigen::MatrixXd Zm;
+  undriven_impulse_kernel(Jt, problem.actuated, Zm);
+  const int dim = static_cast<int>(Zm.cols());
   report_.nullspace_dimension = dim;
   if (dim == 0) return false;
   report_.stage_two_run = true;
+  Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(3 * nc, dim);
+  for (int i = 0; i < m; ++i) Z.row(free[i]) = Zm.row(i);
 
-  // (QP3) as a monotone LCP in [w⁺; w⁻; y].
-  const Eigen::MatrixXd TW = T_z * W;
-  const double scale = std::max(TW.squaredNorm() / dim, 1e-300);
-  Eigen::MatrixXd Q2 = TW.transpose() * TW;
-  Q2.diagonal().array() += kStageTwoRegularization * scale;
-  const Eigen::VectorXd r = TW.transpose() * tau0;
-  // Feasibility along the face: z ≥ 0, the pyramid, and the linearised budget (QP5).
-  const int nC = nz + nm + 1;
+  // The gap row (QP7): [z; y]ᵀ(A [z; y] + q) along the face is ℓᵀz + const with Stage I's multipliers y,
+  // and ℓ = Bᵀℓ_p: ℓ_p = (B Bᵀ)⁻¹B ℓ, B Bᵀ diagonal (1 on N rows, k/2 on S, T rows with edges).
+  const Eigen::VectorXd y_mu = x_.segment(nz + nc, nm);
+  const double y_b = x_[nz + nc + nm];
+  const Eigen::VectorXd wq = A_ * x_ + q_;
+  Eigen::VectorXd ell = wq.head(nz);
+  if (nm > 0) ell += A_.block(nz + nc, 0, nm, nz).transpose() * y_mu;
+  ell += y_b * A_.block(nz + nc + nm, 0, 1, nz).transpose();
+  Eigen::VectorXd ell_p = edges_.B * ell;
+  const Eigen::VectorXd BBt = edges_.B.rowwise().squaredNorm();
+  for (int i = 0; i < 3 * nc; ++i) ell_p[i] = BBt[i] > 0 ? ell_p[i] / BBt[i] : 0.0;
+  const double tolerance = lemke_.options().tolerance;
+  const double delta = 0.5 * tolerance * tolerance * std::max(x_.cwiseAbs().maxCoeff(), 1e-300) *
+                       std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
+
+  // (QP3) in w: ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖² (ZᵀZ = I), rows C w + d ≥ 0.
+  const Eigen::MatrixXd TZ = elimination_.T_tau() * Z;
+  const double epsilon = kStageTwoRegularization * std::max(TZ.squaredNorm() / dim, 1e-300);
+  Eigen::MatrixXd Q = TZ.transpose() * TZ;
+  Q.diagonal().array() += epsilon;
+  const Eigen::VectorXd r = TZ.transpose() * tau0 + epsilon * (Z.transpose() * p0);
+  Eigen::VectorXd budget_row = gp_;
+  budget_row.head(nc).array() -= 1;
+  const int nC = nc + nfa + 2;
   Eigen::MatrixXd C(nC, dim);
   Eigen::VectorXd d(nC);
-  C.topRows(nz) = W;
-  d.head(nz) = z;
-  if (nm > 0) {
-    C.middleRows(nz, nm) = edges_.A_mu * W;
-    d.segment(nz, nm) = edges_.A_mu * z;
+  C.topRows(nc) = Z.topRows(nc);
+  d.head(nc) = p0.head(nc);
+  if (nfa > 0) {
+    C.middleRows(nc, nfa) = edges_.A_facet * Z;
+    d.segment(nc, nfa) = edges_.A_facet * p0;
   }
-  C.bottomRows(1) = budget_row.transpose() * W;
-  d[nC - 1] = std::max(kappa_c_ + budget_row.dot(z), 0.0);
-  // Rows in impulse units, objective in impulse² units: scale the constraint block to the objective's.
-  const double s = std::sqrt(scale);
-  const int n = 2 * dim + nC;
-  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(n, n);
-  A.topLeftCorner(dim, dim) = Q2;
-  A.block(0, dim, dim, dim) = -Q2;
-  A.block(dim, 0, dim, dim) = -Q2;
-  A.block(dim, dim, dim, dim) = Q2;
-  A.block(0, 2 * dim, dim, nC) = -s * C.transpose();
-  A.block(dim, 2 * dim, dim, nC) = s * C.transpose();
-  A.block(2 * dim, 0, nC, dim) = s * C;
-  A.block(2 * dim, dim, nC, dim) = -s * C;
-  Eigen::VectorXd q(n);
-  q << r, -r, s * d;
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(n);
-  const LemkeResult result = lemke_.solve(A, q, x);
+  C.row(nc + nfa) = budget_row.transpose() * Z;
+  d[nc + nfa] = std::max(kappa_c_ + budget_row.dot(p0), 0.0);
+  // The gap row in impulse units like the others: divided by the LCP's velocity scale ‖q‖∞.
+  const double v_ref = std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
+  C.row(nc + nfa + 1) = -(ell_p.transpose() * Z) / v_ref;
+  d[nc + nfa + 1] = delta / v_ref;
+  Eigen::VectorXd w;
+  const LemkeResult result = dual_.solve(Q, r, C, d, w);
   report_.stage_two_pivots = result.pivots;
   stats.iterations += result.pivots;
   if (!result.solved()) {
@@ -266,24 +240,25 @@ bool IdQp::stage_two(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::
     stats.message = std::string("Stage II: Lemke ") + to_string(result.status) + "; Stage I kept";
     return false;
   }
-  Eigen::VectorXd z2 = z + W * (x.head(dim) - x.segment(dim, dim));
-  const double bound = kStageTwoFeasibility * std::max(z.cwiseAbs().maxCoeff(), 1e-300);
-  if (z2.minCoeff() < -bound || (nm > 0 && (edges_.A_mu * z2).minCoeff() < -bound)) {
+  Eigen::VectorXd p2 = p0 + Z * w;
+  const double bound = kStageTwoFeasibility * std::max(p0.cwiseAbs().maxCoeff(), 1e-300);
+  if (p2.head(nc).minCoeff() < -bound || (nfa > 0 && (edges_.A_facet * p2).minCoeff() < -bound)) {
     stats.status = SolveStatus::Fallback;
     stats.message = "Stage II left the friction set; Stage I kept";
     return false;
   }
-  z2 = z2.cwiseMax(0.0);
+  p2.head(nc) = p2.head(nc).cwiseMax(0.0);
   // The budget is linear only on phase I's active set: check it at Stage II's τ with phase I itself.
-  Eigen::VectorXd tau2 = elimination_.tau_c() + T_z * z2;
+  Eigen::VectorXd tau2;
+  elimination_.torque(p2, tau2);
   std::vector<char> active;
   const double kappa2 = phase_one(cp, tau2, active);
-  if (z2.head(nc).sum() > kappa2 + bound) {
+  if (p2.head(nc).sum() > kappa2 + bound) {
     stats.status = SolveStatus::Fallback;
     stats.message = "Stage II's τ lowers phase I's budget below its normal impulses; Stage I kept";
     return false;
   }
-  z = z2;
+  p_ = p2;
   report_.stage_two_accepted = true;
   return true;
 }

@@ -23,15 +23,21 @@
 //   ⎣ A_μ   0      0   ⎦ ⎣ y_μ ⎦   ⎣ 0             ⎦
 //
 // Stage II (§6.2.4, Eqs. 102–112). H is PSD and singular whenever the support is indeterminate (four
-// feet: rank H ≤ nv − na = 6 for 12 impulse components), so Stage I's optimum is a face. Every optimum
-// is z₀ + W w with W spanning {x : H x = 0, cᵀx = 0} (the objective and H z are constant on the face);
-// H W = 0 ⇒ D B W = 0, so v⁺ and the rows N v⁺ + φ/dt do not move along it (the paper: "Z·ker(ZᵀAZ)
-// = 0", so those n + 1 constraints are unnecessary). Stage II:
-//   minimise  ½‖τ₀ + T_z W w‖² + ½ε‖w‖²   s.t.  z₀ + W w ≥ 0,  A_μ(z₀ + W w) ≥ 0              (QP3)
-// T_z = T_τ B (ID2), ε = kStageTwoRegularization·‖T_z W‖² makes the minimiser unique where τ does not
-// depend on w (edges ±t of one contact both loaded). w is free: w = w⁺ − w⁻, and the KKT conditions are
-// again a monotone LCP for Lemke. Eq. 112's expansion and the energy equality (108) are what (QP3)
-// says with W already inside the optimal face. If Stage II fails, Stage I's z₀ stands (a fallback).
+// feet: rank H ≤ nv − na = 6 for 12 impulse components), so Stage I's optimum is a face. Two optima z₀, z₁
+// of a convex quadratic have H(z₁ − z₀) = 0, and H x = 0 ⇔ K Jᵀ B x = 0 ⇔ U Jᵀ B x = 0 (ker K = range Pᵀ,
+// U: the rows of the undriven coordinates). So the face is described in p = B z, where it is
+// p₀ + Z w with Z an orthonormal basis of ker(U Jᵀ) (least_torque.hpp LT1), exact and built from
+// geometry alone — no eigenvalue threshold on H, and none of the pyramid's edge redistributions (ker B),
+// along which τ does not move and which made the old z-space Stage II singular. Along Z, v⁺ does not
+// move, nor the rows N v⁺ + φ/dt (the paper: "Z·ker(ZᵀAZ) = 0", so those n + 1 constraints are
+// unnecessary), and τ moves by T_τ Z w = −P Jᵀ Z w. Stage II:
+//   minimise  ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖²   over p = p₀ + Z w
+//   s.t.      p_N ≥ 0,  A_facet p ≥ 0 (FE2),  κ_c + (g_p − 1_N)ᵀp ≥ 0 (QP5),  ℓ_pᵀ(p − p₀) ≤ δ (QP7) (QP3)
+// T_τ Z is injective where J has full row rank (Jᵀ Z w = Pᵀa ⇒ T_τ Z w = −a), so (QP3) is strictly
+// convex without ε; ε = kStageTwoRegularization·‖T_τ Z‖²/dim only splits duplicated contacts, centred at
+// p = 0, not at p₀, so that Stage I's choice does not leak into the split. Solved through its dual LCP
+// (dual_qp.hpp). Eq. 112's expansion and the energy equality (108) are what (QP3) says with Z inside
+// the optimal face. If Stage II fails, Stage I's p₀ stands (a fallback).
 //
 // The budget [mine]. The twin forward model (max_dissipation.hpp MD4–MD5, seed 002) caps phase II's normal
 // impulses by κ = Σ p_N of its frictionless phase I at the applied τ; seed 004's Stage I has no such cap,
@@ -56,15 +62,36 @@
 // F_N → A_N and 1_N → 1_N − g: monotone, always solved) stands, which is the right inverse only where
 // y_N = y_b = 0 (the tests measure how close it comes).
 //
-// Stage II keeps (QP6) along W (QP7): where y_N or y_b > 0, every row binding with a positive
-// multiplier stays binding and every z_i with a positive reduced cost stays 0 (rows added to cᵀ in
-// W's definition); the budget row of (QP3) is (QP5); and the result's τ is checked against phase I
-// itself (the budget is affine only on A): Σ p_N ≤ κ(τ), else Stage I stands (a fallback).
+// Which points of the face Stage II may take (QP7) [mine]. Along ker(U JᵀB) the objective of (QP1) moves
+// by cᵀx = v⁺ᵀJᵀB x = q̇_desᵀ P JᵀB x, the actuator's work: exact optimality keeps cᵀx = 0 and every row
+// binding with a positive multiplier, a face chosen by which multipliers are positive — discontinuous in
+// the state (in a hold q̇_des ≈ 0 and its sign picks the vertex), which made τ jump from step to step.
+// What Stage II must keep is the right inverse: z must meet the forward model's KKT conditions (QP6) at
+// τ(z). With Stage I's multipliers y held, the slacks of the non-penetration rows do not move along the
+// face and every other complementarity product is linear in z, so the gap of (QP6) is
+//   [z; y]ᵀ(A [z; y] + q) = ℓᵀz + const,   ℓ = r + a A_μᵀ y_μ + a y_b (g − 1_N),   r = (A x + q)_z
+// (r: Stage I's reduced costs). Every term of ℓ is Bᵀ of a vector in p (r = Bᵀ(J v⁺ − J M⁻¹Nᵀy_N) − a
+// A_μᵀy_μ + a y_b 1_N in (QP6), g = Bᵀg_p), so ℓ = Bᵀℓ_p with ℓ_p = (B Bᵀ)⁻¹B ℓ (B Bᵀ is diagonal: 1 on
+// the N rows, k/2 on the S, T rows of a contact with edges) and the gap is ℓ_pᵀp + const in p.
+// Stage II admits the points whose gap exceeds Stage I's by at most δ. A gap δ in the forward program's
+// KKT conditions bounds its objective's excess by δ, and that objective is ½‖v⁺‖²_M: the forward v⁺
+// may then differ from the predicted one by √(2δ/m) at the LCP's own impulse-per-velocity scale
+// m = ‖x‖∞/‖q‖∞. Stage I is certified to velocities within tol·‖q‖∞ (lemke.hpp L6); asking the same of
+// Stage II gives
+//   δ = ½ tol² ‖x‖∞ ‖q‖∞.
+// (Measured: δ = tol·‖x‖∞‖q‖∞, the gap L6 grants one complementarity product, lets three sticking feet
+// miss q̇_target by 2.1e-4 rad/s; with ½tol² they meet it as Stage I does.) p₀ lies strictly inside the
+// slab ℓ_pᵀ(p − p₀) ≤ δ, so the feasible set moves continuously with the data, and with the strictly
+// convex objective so does the minimiser: where the actuator work along the face is below δ (a hold),
+// the whole face is open and τ is the least-norm one; where it is larger, the face narrows smoothly.
+// The result's τ is checked against phase I itself (the budget is affine only on A): Σ p_N ≤ κ(τ), else
+// Stage I stands (a fallback).
 #pragma once
 
 #include <vector>
 
 #include "contact/solvers/lemke.hpp"
+#include "control/inverse_dynamics/dual_qp.hpp"
 #include "control/inverse_dynamics/friction_edges.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 
@@ -102,15 +129,17 @@ class IdQp final : public InverseDynamicsSolver {
   LemkeResult stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z);
   /// The forward phase I at the actuator impulse τ: κ(τ) = Σ p^I and its active set.
   double phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std::vector<char>& active);
-  bool stage_two(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z, SolverStatistics& stats);
+  /// Stage II (QP3, QP7) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
+  bool stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats);
 
   IdQpOptions options_;
   LemkeSolver lemke_;
+  DualQp dual_;
   ActuatedElimination elimination_;
   FrictionEdges edges_;
   IdQpReport report_;
   Eigen::MatrixXd H_, DB_, F_N_, A_;
-  Eigen::VectorXd q_, x_, p_, g_;
+  Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
 };
 

@@ -21,30 +21,31 @@ constexpr double kFeasibility = 1e-6;
 
 }  // namespace
 
+void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z) {
+  const int nv = static_cast<int>(Jt.rows()), m = static_cast<int>(Jt.cols());
+  std::vector<char> driven(nv, 0);
+  for (int a : actuated) driven[a] = 1;
+  Eigen::MatrixXd E(nv - static_cast<int>(actuated.size()), m);
+  for (int i = 0, r = 0; i < nv; ++i)
+    if (!driven[i]) E.row(r++) = Jt.row(i);
+  if (E.rows() == 0) {
+    Z = Eigen::MatrixXd::Identity(m, m);
+    return;
+  }
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(E.transpose());
+  qr.setThreshold(kRankTolerance);
+  const Eigen::MatrixXd Q = qr.householderQ();
+  Z = Q.rightCols(m - static_cast<int>(qr.rank()));
+}
+
 bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<char>& nonnegative,
                                   const std::vector<int>& actuated, Eigen::VectorXd& x, Eigen::VectorXd& tau,
                                   LeastTorqueReport& report) {
   report = {};
-  const int nv = static_cast<int>(Jt.rows()), m = static_cast<int>(Jt.cols()), na = static_cast<int>(actuated.size());
+  const int m = static_cast<int>(Jt.cols()), na = static_cast<int>(actuated.size());
   if (m == 0 || na == 0) return true;
-  // E = U Jᵀ: the rows of Jᵀ at the coordinates no actuator drives.
-  std::vector<char> driven(nv, 0);
-  for (int a : actuated) driven[a] = 1;
-  E_.resize(nv - na, m);
-  for (int i = 0, r = 0; i < nv; ++i)
-    if (!driven[i]) E_.row(r++) = Jt.row(i);
-  // Z: an orthonormal basis of ker E, the trailing columns of Q in the pivoted QR of Eᵀ.
-  int rank = 0;
-  if (E_.rows() > 0) {
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(E_.transpose());
-    qr.setThreshold(kRankTolerance);
-    rank = static_cast<int>(qr.rank());
-    const Eigen::MatrixXd Q = qr.householderQ();
-    Z_ = Q.rightCols(m - rank);
-  } else {
-    Z_ = Eigen::MatrixXd::Identity(m, m);
-  }
-  const int dim = m - rank;
+  undriven_impulse_kernel(Jt, actuated, Z_);
+  const int dim = static_cast<int>(Z_.cols());
   report.freedom = dim;
   if (dim == 0) return true;
 
@@ -58,34 +59,22 @@ bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<c
   Eigen::MatrixXd Q = A_.transpose() * A_;
   const double scale = std::max(A_.squaredNorm() / dim, 1e-300);
   Q.diagonal().array() += kRegularization * scale;
-  const Eigen::LLT<Eigen::MatrixXd> Q_llt(Q);
   const Eigen::VectorXd c = -A_.transpose() * tau;
 
+  // (LT3): (LT2) through its dual (dual_qp.hpp), the rows being the bounded components of x + Z w ≥ 0.
   std::vector<int> bounded;
   for (int i = 0; i < m; ++i)
     if (nonnegative[i]) bounded.push_back(i);
   const int nb = static_cast<int>(bounded.size());
-  if (nb == 0) {
-    w_ = -Q_llt.solve(c);
-  } else {
-    // (LT3): the dual of (LT2) in the multipliers λ of the bounded rows.
-    C_.resize(nb, dim);
-    Eigen::VectorXd d(nb);
-    for (int k = 0; k < nb; ++k) {
-      C_.row(k) = Z_.row(bounded[k]);
-      d[k] = x[bounded[k]];
-    }
-    QinvCt_ = Q_llt.solve(C_.transpose());
-    Eigen::MatrixXd D = C_ * QinvCt_;
-    D = 0.5 * (D + D.transpose()).eval();
-    const Eigen::VectorXd Qinv_c = Q_llt.solve(c);
-    q_ = d - C_ * Qinv_c;
-    lambda_.setZero(nb);
-    const LemkeResult result = lemke_.solve(D, q_, lambda_);
-    report.pivots = result.pivots;
-    if (!result.solved()) return false;
-    w_ = QinvCt_ * lambda_ - Qinv_c;
+  C_.resize(nb, dim);
+  Eigen::VectorXd d(nb);
+  for (int k = 0; k < nb; ++k) {
+    C_.row(k) = Z_.row(bounded[k]);
+    d[k] = x[bounded[k]];
   }
+  const LemkeResult result = dual_.solve(Q, c, C_, d, w_);
+  report.pivots = result.pivots;
+  if (!result.solved()) return false;
   Eigen::VectorXd x_new = x + Z_ * w_;
   const double bound = kFeasibility * std::max(x.cwiseAbs().maxCoeff(), 1e-300);
   for (int k : bounded) {

@@ -13,7 +13,7 @@
 //   minimise  ½‖τ − P Jᵀ Z w‖² + ½ε‖w‖²   s.t.  p_N + (Z w)_N ≥ 0 on the binding normal rows     (LT2)
 // strictly convex (ε > 0), so the choice is unique and continuous in the problem's data. Normal rows
 // that are not binding (N v⁺ + φ/dt > 0) keep p_N = 0 and are not variables; tangent rows are free
-// (no-slip: no friction bound). (LT2) is solved through its dual, the monotone LCP
+// (no-slip: no friction bound). (LT2) is solved through its dual (dual_qp.hpp), the monotone LCP
 //   λ ≥ 0 ⊥ C Q⁻¹Cᵀ λ + (d − C Q⁻¹ c) ≥ 0,   w = Q⁻¹(Cᵀλ − c)                                (LT3)
 // with Q = AᵀA + εI, A = P Jᵀ Z, c = −Aᵀτ, C = Z_N, d = p_N.
 //
@@ -26,7 +26,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "contact/solvers/lemke.hpp"
+#include "control/inverse_dynamics/dual_qp.hpp"
 
 namespace impetus {
 
@@ -35,6 +35,11 @@ struct LeastTorqueReport {
   int pivots = 0;         // Lemke's pivots on (LT3)
   bool changed = false;   // τ moved (the input was not already the least-‖τ‖ choice)
 };
+
+/// Z: an orthonormal basis (m × dim) of ker(U Jᵀ) (LT1), U the rows of the coordinates no actuator
+/// drives; Jt (nv×m) the columns Jᵀ of the impulse components that may change. From the pivoted QR of
+/// (U Jᵀ)ᵀ: its trailing Householder columns.
+void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z);
 
 class LeastTorqueSelection {
  public:
@@ -46,9 +51,9 @@ class LeastTorqueSelection {
               Eigen::VectorXd& x, Eigen::VectorXd& tau, LeastTorqueReport& report);
 
  private:
-  LemkeSolver lemke_;
-  Eigen::MatrixXd E_, Z_, A_, C_, QinvCt_, L_;
-  Eigen::VectorXd w_, lambda_, q_;
+  DualQp dual_;
+  Eigen::MatrixXd Z_, A_, C_;
+  Eigen::VectorXd w_;
 };
 
 }  // namespace impetus
