@@ -52,6 +52,15 @@ constexpr int kCheckPeriod = 32;
 // A is handled column-sparse when at most this fraction of its entries are non-zero: below it the
 // indexed loop beats the dense, vectorised column sweep.
 constexpr double kSparseFraction = 0.25;
+// (L10): a cancellation (an entry of d below kCancellation of its terms, taken for an exact zero) that the
+// step θ would still drive below −kGrayFeasibility·tolerance (scaled problem, max|q_i| = 1) blocks after
+// all. Clamping it to zero instead, as x ← max(0, x − θd) does, leaves the basic values off by that much,
+// which the certificate (L6) sees at the same relative size; a hundredth of the tolerance keeps the
+// certificate's margin and is still 1e8 roundoffs of the O(1)-scaled values. Measured on 20 saved steps
+// of the NAO resting on its joint limits (two are in tests/contact/data): 1e-2 … 1 of the tolerance solve
+// all 20 and leave 20 older NAO steps as they were; 1e-3 turned one of those regularised retries into a
+// failure.
+constexpr double kGrayFeasibility = 1e-2;
 // Diagonal spread max A_ii / min A_ii (over A_ii > 0) above which the problem is equilibrated (L9).
 // The floors above are relative to max|A_ij|: with a joint-limit row of a 5 g link next to contacts of a
 // 5 kg torso (the NAO humanoid: A_ii from 2e-9 to 1) every contact entry sits at 1e-8 and
@@ -442,9 +451,21 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     if (!std::isfinite(dmax)) { status = LemkeStatus::NumericalFailure; break; }
     const double floor = std::max(kPivotAbsolute, kPivotRelative * dmax);
     const double cancel = cancellation(eq_);
-    auto blocks_w = [&](int i) { return rpos_[i] < 0 && dw_[i] > std::max(floor, cancel * dw_scale_[i]); };
-    auto blocks_z = [&](int c) { return dz_[c] > std::max(floor, cancel * dz_scale_[c]); };
-    double theta = kInf;
+    auto clear_w = [&](int i) { return rpos_[i] < 0 && dw_[i] > std::max(floor, cancel * dw_scale_[i]); };
+    auto clear_z = [&](int c) { return dz_[c] > std::max(floor, cancel * dz_scale_[c]); };
+    double theta_clear = kInf;
+    for (int i = 0; i < n; ++i)
+      if (clear_w(i)) theta_clear = std::min(theta_clear, std::max(xw_[i], 0.0) / dw_[i]);
+    for (int c = 0; c < k; ++c)
+      if (clear_z(c)) theta_clear = std::min(theta_clear, std::max(xz_[c], 0.0) / dz_[c]);
+    // (L10): a cancellation that the step θ would drive below −δ blocks too.
+    const double drop = kGrayFeasibility * options_.tolerance;
+    auto driven_negative = [&](double x, double d) {
+      return d > floor && theta_clear < kInf && std::max(x, 0.0) - theta_clear * d < -drop;
+    };
+    auto blocks_w = [&](int i) { return clear_w(i) || (rpos_[i] < 0 && driven_negative(xw_[i], dw_[i])); };
+    auto blocks_z = [&](int c) { return clear_z(c) || driven_negative(xz_[c], dz_[c]); };
+    double theta = theta_clear;
     for (int i = 0; i < n; ++i)
       if (blocks_w(i)) theta = std::min(theta, std::max(xw_[i], 0.0) / dw_[i]);
     for (int c = 0; c < k; ++c)

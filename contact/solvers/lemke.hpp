@@ -59,6 +59,15 @@
 //   magnitudes of the terms it is summed from (an exact zero, e.g. from a duplicated row of A,
 //   comes out as roundoff of those) and a first-order bound of the error G⁻¹ carries,
 //   ε|G⁻¹||G||G⁻¹|, which grows with the conditioning of the basis.
+//   That test cannot tell an exact zero from a true entry that nearly dependent rows make small
+//   against large, cancelling terms (a 5 g finger resting on its joint limit while touching the
+//   ground: its limit row and its contacts' rows are nearly parallel in the metric W). Such an entry,
+//   passed over, is driven negative by the step and clamped to zero, and the basic values no longer
+//   solve B x = q: Lemke then ends far from a solution. So, with θ_c the ratio over the entries
+//   that clear the test, an entry that fails it but would be left below −δ blocks all the same:
+//       d_i > floor  and  x_i − θ_c d_i < −δ,   δ = 1e-2 · tolerance (scaled problem),          (L10)
+//   and θ is the smallest ratio over both kinds. A pivot on such an entry is small against its terms,
+//   so G⁻¹ is rebuilt and the choice made again on an accurate d first (below).
 //
 // Basis handling: the basis is never stored as an n×n inverse. With R and Z' as above,
 //       B x = b  ⇔  x_Z' = G⁻¹ b_R,   x_W = b_W + A[W, Z'] x_Z'     (W: the basic w's)         (L8)

@@ -487,6 +487,37 @@ TEST(StewartTrinkle, FallenNaoIslandIsSolvedToTheCertificate) {
   expect_complementary(p, r, "nao step 272");
 }
 
+TEST(StewartTrinkle, NaoRestingOnItsJointLimitsIsSolvedToTheCertificate) {
+  // Steps 1512 and 1536 of the NAO humanoid lying on the ground (bench_corpus_robots --robot nao
+  // --dump-problems, after the penetration recovery learnt to keep joint limits): nv = 31, 73 contacts,
+  // 11 joint limits resting at φ_L ≈ 0. A light hand link whose limit row has L W Lᵀ = 2.2e7 (the
+  // torso's contacts ≈ 1) touches the ground: its limit row and its contacts' rows are nearly parallel
+  // in W, and true entries of d come out at 3e-10 of their cancelling terms. Taken for zeros, they were
+  // driven negative and clamped, and Lemke ended far from a solution (the whole LCP: certificate failed
+  // at ρ = 22 on step 1512, a ray at ρ = 17 on step 1536; the groups of ST11 likewise); (L10) lets them
+  // block. Both paths are checked: the model's, and the plain Lemke on the whole (ST6).
+  for (const char* step : {"1512", "1536"}) {
+    const std::string what = std::string("nao step ") + step;
+    const ProblemDump dump =
+        read_problem_dump(std::string(IMPETUS_SOURCE_DIR "/tests/contact/data/nao_on_limits_step") + step + ".icp");
+    ASSERT_EQ(dump.problems.size(), 1u);
+    const ContactProblem& p = dump.problems.front()->problem;
+    ASSERT_GT(p.nl, 0) << what;
+    const ContactResult r = solve(p);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << what << ": " << r.stats.message;
+    EXPECT_LE(r.stats.residual, StewartTrinkleOptions{}.tolerance) << what;
+    expect_complementary(p, r, what);
+
+    StewartTrinkleLcp lcp;
+    assemble_stewart_trinkle_lcp(p, 4, StewartTrinkleOptions{}.merge_tolerance, lcp);
+    LemkeSolver lemke(StewartTrinkleOptions{}.lemke());
+    Eigen::VectorXd z;
+    const LemkeAttempt whole = lemke.solve_once(lcp.A, lcp.q, 0.0, z);
+    EXPECT_EQ(whole.status, LemkeStatus::Solved) << what << ": whole LCP, " << to_string(whole.status);
+    EXPECT_LE(whole.residual, StewartTrinkleOptions{}.tolerance) << what;
+  }
+}
+
 // ------------------------------------------------------------------ groups that can be loaded (ST11)
 
 TEST(StewartTrinkleModel, AContactThatOtherImpulsesPushInJoinsTheSolve) {
