@@ -3,6 +3,7 @@
 // Nothing here forms a dense nv×nv matrix: every product goes system block by system block, so the
 // cost of the Delassus operator A M⁻¹ Bᵀ = Σ_b A_b M_b⁻¹ B_bᵀ is that of the blocks the rows touch.
 #include "contact/problem.hpp"
+#include "contact/problem_into.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -60,10 +61,14 @@ void RowsByBlock::build(const SparseRows& X, const std::vector<SystemBlock>& sys
 }
 
 void ContactProblem::solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) const {
-  assert(x.size() == nv);
   out.resize(nv);
+  solve_M_into(*this, x, out);
+}
+
+void solve_M_into(const ContactProblem& p, const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eigen::VectorXd> out) {
+  assert(x.size() == p.nv && out.size() == p.nv);
   out.setZero();   // coordinates outside every block (there should be none) are immobile
-  for (const SystemBlock& s : systems) {
+  for (const SystemBlock& s : p.systems) {
     if (s.size == 0) continue;
     out.segment(s.offset, s.size) = x.segment(s.offset, s.size);
     solve_block_in_place(s, out.segment(s.offset, s.size));
@@ -72,14 +77,20 @@ void ContactProblem::solve_M(const Eigen::VectorXd& x, Eigen::VectorXd& out) con
 
 void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out,
                               DelassusScratch& w) const {
-  assert(A.cols() == nv && B.cols() == nv);
-  out.setZero(A.rows(), B.rows());
-  w.a_rows.build(A, systems);
-  if (&A != &B) w.b_rows.build(B, systems);
+  out.resize(A.rows(), B.rows());
+  delassus_into(*this, A, B, out, w);
+}
+
+void delassus_into(const ContactProblem& p, const SparseRows& A, const SparseRows& B, Eigen::Ref<Eigen::MatrixXd> out,
+                   DelassusScratch& w) {
+  assert(A.cols() == p.nv && B.cols() == p.nv && out.rows() == A.rows() && out.cols() == B.rows());
+  out.setZero();
+  w.a_rows.build(A, p.systems);
+  if (&A != &B) w.b_rows.build(B, p.systems);
   const RowsByBlock& b_rows = (&A == &B) ? w.a_rows : w.b_rows;
 
-  for (int b = 0; b < static_cast<int>(systems.size()); ++b) {
-    const SystemBlock& s = systems[b];
+  for (int b = 0; b < static_cast<int>(p.systems.size()); ++b) {
+    const SystemBlock& s = p.systems[b];
     const int ka = w.a_rows.count(b), kb = b_rows.count(b);
     if (ka == 0 || kb == 0 || s.size == 0) continue;
 

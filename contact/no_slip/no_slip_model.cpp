@@ -51,8 +51,7 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
   const int nc = problem.nc, nl = problem.nl;
 
   ws.M_inverse_.reset(problem);
-  ws.v_f_ = problem.v_star;
-  ws.factor_.reset(ws.M_inverse_, ws.v_f_);
+  ws.factor_.reset(ws.M_inverse_, problem.v_star);   // v_f = v*: the metric is M
 
   // 1. FIND-INDICES on the rows of the sticking contacts.
   // The paper's lock holds every contact within the collision margin, not the speculative ones beyond
@@ -70,9 +69,12 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
 
   // 2. The normal and joint-limit LCP.
   ws.U_.set(problem);
+  grow(ws.guess_, ws.guess_storage_, nc + nl);
   unilateral_guess(problem, ws.guess_);
-  ws.projection_.solve(ws.M_inverse_, ws.factor_, ws.U_, ws.v_f_, &ws.guess_, options_.projection, ws.z_, result.v_plus, ws.lambda_G_,
-                    result.stats);
+  grow(ws.z_, ws.z_storage_, nc + nl);
+  grow(ws.lambda_G_, ws.lambda_G_storage_, ws.factor_.size());
+  ws.projection_.solve(ws.M_inverse_, ws.factor_, ws.U_, problem.v_star, ws.guess_, options_.projection, ws.z_,
+                       result.v_plus, ws.lambda_G_, result.stats);
   report.projection = ws.projection_.report();
 
   // 3. Impulses: p_N, p_L from z; p_S, p_T from λ_G of the kept rows.
@@ -96,7 +98,7 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
   report.equality_residual = eq;
   const double s_v = report.projection.pivoting.velocity_scale > 0
                          ? report.projection.pivoting.velocity_scale
-                         : projection_velocity_scale(ws.factor_, ws.U_, ws.v_f_);
+                         : projection_velocity_scale(ws.factor_, ws.U_, problem.v_star);
   result.stats.residual = std::max(result.stats.residual, eq / s_v);
 }
 

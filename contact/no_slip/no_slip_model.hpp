@@ -100,7 +100,9 @@ class NoSlipModel final : public ContactModel {
     DelassusFactor factor_;
     UnilateralProjection projection_;
     UnilateralRows U_;
-    Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
+    // Grow-only (contact/solvers/grow_only.hpp): z = [p_N; p_L], λ_G, the projection's warm start.
+    VectorView z_{nullptr, 0}, lambda_G_{nullptr, 0}, guess_{nullptr, 0};
+    Eigen::VectorXd z_storage_, lambda_G_storage_, guess_storage_;
     std::vector<char> sticks_;
     ContactResult first_;           // the first attempt's result while (NS5) retries
   };

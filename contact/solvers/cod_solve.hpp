@@ -12,27 +12,33 @@
 #include <Eigen/Dense>
 #include <algorithm>
 
+#include "contact/solvers/grow_only.hpp"
+
 namespace impetus {
 
-/// Buffers of cod_solve, kept by the caller.
+/// Buffers of cod_solve, kept by the caller (grow-only: contact/solvers/grow_only.hpp); x is the solution.
 struct CodSolveScratch {
-  Eigen::VectorXd c, y, temp, tau_e;
+  VectorView x{nullptr, 0}, c{nullptr, 0}, y{nullptr, 0}, tau_e{nullptr, 0};
+  Eigen::VectorXd x_storage, c_storage, y_storage, tau_e_storage, temp;
 };
 
-inline void cod_solve(const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod, const Eigen::VectorXd& b,
-                      Eigen::VectorXd& x, CodSolveScratch& s) {
+/// x = cod.solve(b), to the bit, in s.x (cols); returns s.x.
+inline const VectorView& cod_solve(const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod,
+                                   const Eigen::Ref<const Eigen::VectorXd>& b, CodSolveScratch& s) {
   const Eigen::Index rank = cod.rank(), rows = cod.rows(), cols = cod.cols();
-  x.resize(cols);
+  grow(s.x, s.x_storage, cols);
+  VectorView& x = s.x;
   if (rank == 0) {
     x.setZero();
-    return;
+    return x;
   }
   // c = Qᴴ b: the reflectors H_0 … H_{rank−1} in turn (the adjoint sequence runs forward), each
   // H_k = I − τ_k [1; e_k][1; e_k]ᵀ applied to c[k…] as MatrixBase::applyHouseholderOnTheLeft does on the
   // dynamic-width block HouseholderSequence hands it (the same expression types, so the same kernels and
   // bits), except that τ_k e_k, which its outer product evaluates into a heap temporary, is kept in s.tau_e.
+  grow(s.c, s.c_storage, rows);
   s.c = b;
-  s.tau_e.resize(rows);
+  grow(s.tau_e, s.tau_e_storage, rows);
   double t_k = 0;   // the 1×1 row vector e_kᵀ c[k+1…] + c[k]
   for (Eigen::Index k = 0; k < rank; ++k) {
     const double tau = cod.hCoeffs().coeff(k);
@@ -53,11 +59,11 @@ inline void cod_solve(const Eigen::CompleteOrthogonalDecomposition<Eigen::Matrix
     }
   }
   const Eigen::MatrixXd& QTZ = cod.matrixQTZ();
-  s.y.resize(cols);
+  grow(s.y, s.y_storage, cols);
   s.y.head(rank) = cod.matrixT().topLeftCorner(rank, rank).template triangularView<Eigen::Upper>().solve(s.c.head(rank));
   if (rank < cols) {   // y ← Zᴴ [y₁; 0]
     s.y.tail(cols - rank).setZero();
-    s.temp.resize(std::max<Eigen::Index>(cols, 1));
+    if (s.temp.size() < std::max<Eigen::Index>(cols, 1)) s.temp.resize(std::max<Eigen::Index>(cols, 1));
     for (Eigen::Index k = 0; k < rank; ++k) {
       if (k != rank - 1) std::swap(s.y[k], s.y[rank - 1]);
       s.y.segment(rank - 1, cols - rank + 1)
@@ -66,6 +72,7 @@ inline void cod_solve(const Eigen::CompleteOrthogonalDecomposition<Eigen::Matrix
     }
   }
   x.noalias() = cod.colsPermutation() * s.y;
+  return x;
 }
 
 }  // namespace impetus

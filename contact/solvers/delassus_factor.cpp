@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <new>
 
 namespace impetus {
 namespace {
@@ -16,7 +17,7 @@ constexpr int kRefinementSteps = 2;
 constexpr double kRefineAbove = 1e-12;
 
 /// x ← L⁻¹ x for the leading k×k lower triangle of L (plain substitution; k ≤ nv is small).
-void forward_substitute(const Eigen::MatrixXd& L, const Eigen::VectorXd& inv_diag, int k, double* x) {
+void forward_substitute(const MatrixView& L, const VectorView& inv_diag, int k, double* x) {
   const int ld = static_cast<int>(L.rows());
   const double* a = L.data();
   for (int j = 0; j < k; ++j) {
@@ -27,7 +28,7 @@ void forward_substitute(const Eigen::MatrixXd& L, const Eigen::VectorXd& inv_dia
 }
 
 /// x ← L⁻ᵀ x for the leading k×k lower triangle of L.
-void backward_substitute(const Eigen::MatrixXd& L, const Eigen::VectorXd& inv_diag, int k, double* x) {
+void backward_substitute(const MatrixView& L, const VectorView& inv_diag, int k, double* x) {
   const int ld = static_cast<int>(L.rows());
   const double* a = L.data();
   for (int j = k - 1; j >= 0; --j) {
@@ -39,20 +40,23 @@ void backward_substitute(const Eigen::MatrixXd& L, const Eigen::VectorXd& inv_di
 
 }  // namespace
 
-void DelassusFactor::reset(const InertiaOperator& W, const Eigen::VectorXd& v_f) {
+void DelassusFactor::reset(const InertiaOperator& W, const Eigen::Ref<const Eigen::VectorXd>& v_f) {
   W_ = &W;
-  v_f_ = &v_f;
+  new (&v_f_) Eigen::Map<const Eigen::VectorXd>(v_f.data(), v_f.size());
   k_ = 0;
   last_k_ = 0;
   nv_ = W.size();
-  if (Y_.rows() != nv_ || Y_.cols() != nv_ + 1) Y_.resize(nv_, nv_ + 1);
-  if (L_.rows() != nv_) L_.setZero(nv_, nv_);
-  if (rhs_.size() != nv_) rhs_.resize(nv_);
-  if (l_.size() != nv_) l_.resize(nv_);
-  if (x_.size() != nv_) x_.resize(nv_);
-  if (lambda_.size() != nv_) lambda_.setZero(nv_);
-  if (inv_diag_.size() != nv_) inv_diag_.resize(nv_);
-  if (rho_.size() != nv_) rho_.resize(nv_);
+  // L and λ start zeroed, as a newly sized factor's (nothing reads them beyond the leading k).
+  grow(Y_, Y_storage_, nv_, nv_ + 1);
+  grow(L_, L_storage_, nv_, nv_);
+  L_.setZero();
+  grow(rhs_, rhs_storage_, nv_);
+  grow(l_, l_storage_, nv_);
+  grow(x_, x_storage_, nv_);
+  grow(lambda_, lambda_storage_, nv_);
+  lambda_.setZero();
+  grow(inv_diag_, inv_diag_storage_, nv_);
+  grow(rho_, rho_storage_, nv_);
   rows_.resize(nv_);
 }
 
@@ -73,17 +77,17 @@ bool DelassusFactor::try_append(RowRef c, double target, double dependence_toler
   L_(k_, k_) = std::sqrt(delta);
   inv_diag_[k_] = 1.0 / L_(k_, k_);
   rows_[k_] = c;
-  rhs_[k_] = target - row_dot(c, *v_f_);
+  rhs_[k_] = target - row_dot(c, v_f_);
   ++k_;
   return true;
 }
 
-Eigen::VectorBlock<const Eigen::VectorXd> DelassusFactor::dependence() {
+Eigen::VectorBlock<const VectorView> DelassusFactor::dependence() {
   assert(last_k_ == k_ && "dependence() needs the factor of the last try_append");
   auto rho = rho_.head(k_);
   rho = l_.head(k_);
   backward_substitute(L_, inv_diag_, k_, rho.data());
-  return static_cast<const Eigen::VectorXd&>(rho_).head(k_);
+  return static_cast<const VectorView&>(rho_).head(k_);
 }
 
 void DelassusFactor::remove(int p) {
@@ -132,7 +136,7 @@ void DelassusFactor::solve(Eigen::VectorXd& v) {
   auto lambda = lambda_.head(k_);
   lambda = rhs_.head(k_);
   solve_leading(k_, lambda);
-  v = *v_f_;
+  v = v_f_;
   v.noalias() += Y_.leftCols(k_) * lambda;
   // (D5) Iterative refinement: with r = t − C v, D δλ = r, λ ← λ + δλ, v ← v + Y δλ. Each step divides
   // the error by ~1/(ε·cond(D)), so near-dependent rows kept (cond(D) up to 1/τ_dep) still meet their
@@ -142,7 +146,7 @@ void DelassusFactor::solve(Eigen::VectorXd& v) {
     auto r = x_.head(k_);
     double r_max = 0, scale = 0;
     for (int p = 0; p < k_; ++p) {
-      const double c_v = row_dot(rows_[p], v), c_v_f = row_dot(rows_[p], *v_f_);
+      const double c_v = row_dot(rows_[p], v), c_v_f = row_dot(rows_[p], v_f_);
       r[p] = rhs_[p] - c_v + c_v_f;
       r_max = std::max(r_max, std::abs(r[p]));
       scale = std::max({scale, std::abs(rhs_[p]), std::abs(c_v), std::abs(c_v_f)});

@@ -31,6 +31,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "contact/solvers/grow_only.hpp"
 #include "contact/solvers/inertia_operator.hpp"
 
 namespace impetus {
@@ -38,7 +39,7 @@ namespace impetus {
 class DelassusFactor {
  public:
   /// Empties the factor for metric W and free velocity v_f (both must outlive the solve).
-  void reset(const InertiaOperator& W, const Eigen::VectorXd& v_f);
+  void reset(const InertiaOperator& W, const Eigen::Ref<const Eigen::VectorXd>& v_f);
 
   int size() const { return k_; }
   int capacity() const { return nv_; }
@@ -47,7 +48,7 @@ class DelassusFactor {
   /// unchanged and dependence() describes c.
   bool try_append(RowRef c, double target, double dependence_tolerance);
   /// After a rejected try_append: ρ (size()) with c ≈ Σ_p ρ_p c_p.
-  Eigen::VectorBlock<const Eigen::VectorXd> dependence();
+  Eigen::VectorBlock<const VectorView> dependence();
   /// cW⁻¹cᵀ of the last row tried (its squared W⁻¹-norm).
   double last_norm2() const { return last_norm2_; }
 
@@ -59,7 +60,7 @@ class DelassusFactor {
   /// λ = D⁻¹ (t − C v_f) and v = v_f + Y λ (D2), refined (D5); v: nv. λ is then lambda().
   void solve(Eigen::VectorXd& v);
   /// λ of the last solve (size()).
-  Eigen::VectorBlock<const Eigen::VectorXd> lambda() const { return lambda_.head(k_); }
+  Eigen::VectorBlock<const VectorView> lambda() const { return lambda_.head(k_); }
   /// x ← D⁻¹ x for the leading k×k block (x: k).
   void solve_leading(int k, Eigen::Ref<Eigen::VectorXd> x) const;
   /// x ← L⁻¹ x for the leading k×k block.
@@ -73,17 +74,20 @@ class DelassusFactor {
 
  private:
   const InertiaOperator* W_ = nullptr;
-  const Eigen::VectorXd* v_f_ = nullptr;
+  Eigen::Map<const Eigen::VectorXd> v_f_{nullptr, 0};   // the caller's v_f
   int nv_ = 0, k_ = 0;
   std::vector<RowRef> rows_;      // (k) the rows held, in factor order
-  Eigen::VectorXd rhs_;           // (nv) t − C v_f
-  Eigen::MatrixXd Y_;             // (nv×(nv+1)) W⁻¹Cᵀ; column k is the candidate of try_append
-  Eigen::MatrixXd L_;             // (nv×nv) lower-triangular factor, leading k×k valid
-  Eigen::VectorXd inv_diag_;      // (nv) 1/L_pp, leading k valid
-  Eigen::VectorXd l_;             // (nv) L⁻¹ C W⁻¹ cᵀ of the last candidate
-  Eigen::VectorXd x_;             // (nv) scratch of remove
-  Eigen::VectorXd lambda_;        // (nv) λ of the last solve, leading k valid
-  Eigen::VectorXd rho_;           // (nv) ρ of dependence(), leading k valid
+  // Grow-only (contact/solvers/grow_only.hpp): one factor serves problems of every nv in turn.
+  VectorView rhs_{nullptr, 0};    // (nv) t − C v_f
+  MatrixView Y_{nullptr, 0, 0};   // (nv×(nv+1)) W⁻¹Cᵀ; column k is the candidate of try_append
+  MatrixView L_{nullptr, 0, 0};   // (nv×nv) lower-triangular factor, leading k×k valid
+  VectorView inv_diag_{nullptr, 0};   // (nv) 1/L_pp, leading k valid
+  VectorView l_{nullptr, 0};      // (nv) L⁻¹ C W⁻¹ cᵀ of the last candidate
+  VectorView x_{nullptr, 0};      // (nv) scratch of remove
+  VectorView lambda_{nullptr, 0};   // (nv) λ of the last solve, leading k valid
+  VectorView rho_{nullptr, 0};    // (nv) ρ of dependence(), leading k valid
+  Eigen::VectorXd rhs_storage_, Y_storage_, L_storage_, inv_diag_storage_, l_storage_, x_storage_, lambda_storage_,
+      rho_storage_;
   double last_norm2_ = 0;
   int last_k_ = 0;                // size() when l_ was computed
 };

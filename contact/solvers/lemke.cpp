@@ -1,5 +1,6 @@
 // Lemke's method (lemke.hpp, equations L1–L8).
 #include "contact/solvers/lemke.hpp"
+#include "contact/solvers/lcp_certificate.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -117,6 +118,11 @@ const char* to_string(LemkeStatus status) {
 }
 
 double lcp_certificate(const Eigen::VectorXd& q, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double az_norm) {
+  return certificate_rho(q, z, w, az_norm);
+}
+
+double certificate_rho(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::Ref<const Eigen::VectorXd>& z,
+                       const Eigen::Ref<const Eigen::VectorXd>& w, double az_norm) {
   const Eigen::Index n = q.size();
   if (n == 0) return 0;
   if (!z.allFinite() || !w.allFinite()) return kInf;

@@ -2,6 +2,7 @@
 #include "contact/solvers/principal_pivoting.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -31,7 +32,7 @@ const char* to_string(PivotingStatus status) {
   return "unknown";
 }
 
-double projection_velocity_scale(const DelassusFactor& factor, const UnilateralRows& U, const Eigen::VectorXd& v_f) {
+double projection_velocity_scale(const DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f) {
   double s = 0;
   for (int u = 0; u < U.size(); ++u) s = std::max({s, std::abs(row_dot(U.row(u), v_f)), std::abs(U.b[u])});
   for (int p = 0; p < factor.size(); ++p) s = std::max(s, std::abs(factor.rhs(p)));
@@ -59,20 +60,31 @@ bool PrincipalPivoting::visited(std::uint64_t hash) const {
   return std::find(seen_.begin(), seen_.end(), hash) != seen_.end();
 }
 
-PivotingReport PrincipalPivoting::solve(DelassusFactor& factor, const UnilateralRows& U, const Eigen::VectorXd& v_f,
+PivotingReport PrincipalPivoting::solve(DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f,
                                         const Eigen::VectorXd* guess, const PivotingOptions& options,
                                         Eigen::VectorXd& z, Eigen::VectorXd& w, Eigen::VectorXd& v_plus) {
+  z.resize(U.size());
+  w.resize(U.size());
+  const Eigen::Map<const Eigen::VectorXd> none(nullptr, 0);
+  return solve(factor, U, v_f, guess != nullptr ? Eigen::Ref<const Eigen::VectorXd>(*guess) : Eigen::Ref<const Eigen::VectorXd>(none),
+               options, Eigen::Ref<Eigen::VectorXd>(z), Eigen::Ref<Eigen::VectorXd>(w), v_plus);
+}
+
+PivotingReport PrincipalPivoting::solve(DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f,
+                                        const Eigen::Ref<const Eigen::VectorXd>& guess, const PivotingOptions& options,
+                                        Eigen::Ref<Eigen::VectorXd> z, Eigen::Ref<Eigen::VectorXd> w,
+                                        Eigen::VectorXd& v_plus) {
   PivotingReport report;
   const int n = U.size();
   const int nv = factor.capacity();
+  assert(z.size() == n && w.size() == n);
   k_G_ = factor.size();
   position_of_.assign(n, -1);
   row_at_.assign(nv, -1);
   infeasible_.assign(n, 0);
   seen_.clear();
   hash_ = 0;
-  z.setZero(n);
-  w.resize(n);
+  z.setZero();
 
   report.velocity_scale = projection_velocity_scale(factor, U, v_f);
   const double tau_w = options.zero_tolerance * report.velocity_scale;
@@ -80,9 +92,9 @@ PivotingReport PrincipalPivoting::solve(DelassusFactor& factor, const Unilateral
   const int cap = options.max_pivots > 0 ? options.max_pivots : 20 + 4 * nv + 2 * n;
 
   // (a) Warm start from the previous step's positive impulses (their independent subset).
-  if (guess != nullptr && guess->size() == n)
+  if (guess.size() == n)
     for (int u = 0; u < n && factor.size() < nv; ++u)
-      if ((*guess)[u] > 0 && factor.try_append(U.row(u), -U.b[u], tau_dep)) {
+      if (guess[u] > 0 && factor.try_append(U.row(u), -U.b[u], tau_dep)) {
         mark(u, factor.size() - 1);
         ++report.warm_rows;
       }

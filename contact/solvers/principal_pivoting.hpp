@@ -87,9 +87,14 @@ class PrincipalPivoting {
   /// Solves (PP1). `factor` holds G on entry (k_G = factor.size()) and G plus U_𝒜 on return, its
   /// last solve being the result's. `guess` (n, or null): warm start (a). Writes z (n), w = U v⁺ + b
   /// (n) and v⁺ (nv); λ_G is factor.lambda().head(k_G). Never throws.
-  PivotingReport solve(DelassusFactor& factor, const UnilateralRows& U, const Eigen::VectorXd& v_f,
+  PivotingReport solve(DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f,
                        const Eigen::VectorXd* guess, const PivotingOptions& options, Eigen::VectorXd& z,
                        Eigen::VectorXd& w, Eigen::VectorXd& v_plus);
+  /// The same with z and w of size n already (views of grow-only storage: contact/solvers/grow_only.hpp)
+  /// and the guess empty when there is none.
+  PivotingReport solve(DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f,
+                       const Eigen::Ref<const Eigen::VectorXd>& guess, const PivotingOptions& options,
+                       Eigen::Ref<Eigen::VectorXd> z, Eigen::Ref<Eigen::VectorXd> w, Eigen::VectorXd& v_plus);
 
  private:
   void mark(int u, int position);
@@ -106,6 +111,6 @@ class PrincipalPivoting {
 
 /// The largest velocity of (PP1), s_v = max(‖U v_f‖∞, ‖b‖∞, max_p |t_p − c_p v_f| over the factor's
 /// rows): the scale of w. Never below the smallest normal double.
-double projection_velocity_scale(const DelassusFactor& factor, const UnilateralRows& U, const Eigen::VectorXd& v_f);
+double projection_velocity_scale(const DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f);
 
 }  // namespace impetus

@@ -4,7 +4,7 @@
 namespace impetus {
 
 LemkeResult ProjectionLemke::solve(const InertiaOperator& W, const DelassusFactor& factor, const UnilateralRows& U,
-                                   const Eigen::VectorXd& v_f, LemkeSolver& lemke, Eigen::VectorXd& z,
+                                   const Eigen::Ref<const Eigen::VectorXd>& v_f, LemkeSolver& lemke, Eigen::VectorXd& z,
                                    Eigen::VectorXd& w, Eigen::VectorXd& v_plus, Eigen::VectorXd& lambda_G) {
   const int n = U.size(), nv = W.size(), k = factor.size();
 

@@ -21,7 +21,7 @@ class ProjectionLemke {
   /// `factor` must hold exactly the equality rows G. Writes z (n), w = U v⁺ + b (n), v⁺ (nv) and
   /// λ_G (k_G). Never throws.
   LemkeResult solve(const InertiaOperator& W, const DelassusFactor& factor, const UnilateralRows& U,
-                    const Eigen::VectorXd& v_f, LemkeSolver& lemke, Eigen::VectorXd& z, Eigen::VectorXd& w,
+                    const Eigen::Ref<const Eigen::VectorXd>& v_f, LemkeSolver& lemke, Eigen::VectorXd& z, Eigen::VectorXd& w,
                     Eigen::VectorXd& v_plus, Eigen::VectorXd& lambda_G);
 
  private:

@@ -2,6 +2,7 @@
 #include "contact/solvers/unilateral_projection.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -16,7 +17,8 @@ std::string describe(const LemkeResult& r) {
 
 }  // namespace
 
-double projection_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w, double velocity_scale) {
+double projection_residual(const Eigen::Ref<const Eigen::VectorXd>& z, const Eigen::Ref<const Eigen::VectorXd>& w,
+                           double velocity_scale) {
   if (!z.allFinite() || !w.allFinite()) return std::numeric_limits<double>::infinity();
   const double z_ref = std::max(z.size() > 0 ? z.cwiseAbs().maxCoeff() : 0.0, std::numeric_limits<double>::min());
   const double w_ref = velocity_scale;
@@ -27,12 +29,27 @@ double projection_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w, d
 }
 
 void UnilateralProjection::solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U,
-                                 const Eigen::VectorXd& v_f, const Eigen::VectorXd* guess,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v_f, const Eigen::VectorXd* guess,
                                  const ProjectionOptions& options, Eigen::VectorXd& z, Eigen::VectorXd& v_plus,
                                  Eigen::VectorXd& lambda_G, SolverStatistics& stats) {
+  z.resize(U.size());
+  lambda_G.resize(factor.size());
+  const Eigen::Map<const Eigen::VectorXd> none(nullptr, 0);
+  solve(W, factor, U, v_f, guess != nullptr ? Eigen::Ref<const Eigen::VectorXd>(*guess) : Eigen::Ref<const Eigen::VectorXd>(none),
+        options, Eigen::Ref<Eigen::VectorXd>(z), v_plus, Eigen::Ref<Eigen::VectorXd>(lambda_G), stats);
+}
+
+void UnilateralProjection::solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U,
+                                 const Eigen::Ref<const Eigen::VectorXd>& v_f, const Eigen::Ref<const Eigen::VectorXd>& guess,
+                                 const ProjectionOptions& options, Eigen::Ref<Eigen::VectorXd> z,
+                                 Eigen::VectorXd& v_plus, Eigen::Ref<Eigen::VectorXd> lambda_G,
+                                 SolverStatistics& stats) {
   report_ = {};
   stats = {};
   const int k_G = factor.size();
+  assert(z.size() == U.size() && lambda_G.size() == k_G);
+  grow(w_, w_storage_, U.size());
+  w_.setZero();   // a pivoting that stops before its first w (non-finite v⁺) leaves zeros, not another island's
   lemke_.options() = options.lemke;
 
   auto run_lemke = [&](Eigen::VectorXd& zl, Eigen::VectorXd& wl, Eigen::VectorXd& vl, Eigen::VectorXd& ll) {
@@ -43,8 +60,10 @@ void UnilateralProjection::solve(const InertiaOperator& W, DelassusFactor& facto
 
   if (options.solver == ProjectionSolver::Lemke) {
     const double s_v = projection_velocity_scale(factor, U, v_f);
-    run_lemke(z, w_, v_plus, lambda_G);
-    report_.residual = projection_residual(z, w_, s_v);
+    run_lemke(z_lemke_, w_lemke_, v_plus, lambda_lemke_);
+    z = z_lemke_;
+    lambda_G = lambda_lemke_;
+    report_.residual = projection_residual(z, w_lemke_, s_v);
     stats.iterations = report_.lemke.pivots;
     stats.attempts = report_.lemke.attempts;
     stats.regularization = report_.lemke.regularization;
@@ -56,8 +75,9 @@ void UnilateralProjection::solve(const InertiaOperator& W, DelassusFactor& facto
     return;
   }
 
-  report_.pivoting = pivoting_.solve(factor, U, v_f, options.warm_start ? guess : nullptr, options.pivoting, z, w_,
-                                     v_plus);
+  const Eigen::Map<const Eigen::VectorXd> none(nullptr, 0);
+  report_.pivoting = pivoting_.solve(factor, U, v_f, options.warm_start ? guess : Eigen::Ref<const Eigen::VectorXd>(none),
+                                     options.pivoting, z, w_, v_plus);
   lambda_G = factor.lambda().head(k_G);
   const double s_v = report_.pivoting.velocity_scale;
   report_.residual = projection_residual(z, w_, s_v);

@@ -29,16 +29,23 @@ struct ProjectionReport {
 };
 
 /// ρ of (UP2) for z, w (n) at velocity scale s_v.
-double projection_residual(const Eigen::VectorXd& z, const Eigen::VectorXd& w, double velocity_scale);
+double projection_residual(const Eigen::Ref<const Eigen::VectorXd>& z, const Eigen::Ref<const Eigen::VectorXd>& w,
+                           double velocity_scale);
 
 class UnilateralProjection {
  public:
   /// Solves (UP1). `factor` holds G on entry (reset for W and v_f); `guess` (n, or null) warm-starts
   /// principal pivoting. Writes z (n), v⁺ (nv), λ_G (k_G) and stats (status, iterations = pivots
   /// of both methods, attempts, regularization, residual = ρ, message). Never throws.
-  void solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U, const Eigen::VectorXd& v_f,
+  void solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f,
              const Eigen::VectorXd* guess, const ProjectionOptions& options, Eigen::VectorXd& z,
              Eigen::VectorXd& v_plus, Eigen::VectorXd& lambda_G, SolverStatistics& stats);
+  /// The same with z (n) and λ_G (k_G) of their sizes already (views of grow-only storage:
+  /// contact/solvers/grow_only.hpp) and `guess` empty when there is none.
+  void solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U, const Eigen::Ref<const Eigen::VectorXd>& v_f,
+             const Eigen::Ref<const Eigen::VectorXd>& guess, const ProjectionOptions& options,
+             Eigen::Ref<Eigen::VectorXd> z, Eigen::VectorXd& v_plus, Eigen::Ref<Eigen::VectorXd> lambda_G,
+             SolverStatistics& stats);
 
   const ProjectionReport& report() const { return report_; }
 
@@ -47,7 +54,9 @@ class UnilateralProjection {
   ProjectionLemke dense_;
   LemkeSolver lemke_;
   ProjectionReport report_;
-  Eigen::VectorXd w_, z_lemke_, w_lemke_, v_lemke_, lambda_lemke_;
+  VectorView w_{nullptr, 0};   // (n) grow-only (contact/solvers/grow_only.hpp)
+  Eigen::VectorXd w_storage_;
+  Eigen::VectorXd z_lemke_, w_lemke_, v_lemke_, lambda_lemke_;   // the dense LCP's (sized by it)
 };
 
 }  // namespace impetus

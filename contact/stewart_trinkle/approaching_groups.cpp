@@ -1,7 +1,9 @@
 // (ST11): Lemke on the groups that can carry an impulse (approaching_groups.hpp).
 #include "contact/stewart_trinkle/approaching_groups.hpp"
+#include "contact/solvers/lcp_certificate.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace impetus {
 
@@ -38,13 +40,14 @@ void ApproachingGroups::restrict(const StewartTrinkleLcp& lcp) {
     return nu + ng + groups[s - mu_ - mg];                    // T
   };
   const int m = 3 * mg + nl;
-  sub.D.resize(m, m);
+  grow(sub.D, sub.D_storage, m, m);
   for (int c = 0; c < m; ++c) {
     const int jc = index(c);
     for (int r = 0; r < m; ++r) sub.D(r, c) = lcp.D(index(r), jc);
   }
 
-  sub.q.setZero(sub.size);
+  grow(sub.q, sub.q_storage, sub.size);
+  sub.q.setZero();
   for (int s = 0; s < mg; ++s) sub.q[s] = lcp.q[groups[s]];
   sub.q.segment(mg, nl) = lcp.q.segment(ng, nl);
   for (int f = 0; f < mf; ++f) {
@@ -55,10 +58,11 @@ void ApproachingGroups::restrict(const StewartTrinkleLcp& lcp) {
 
 // z of the whole LCP from the restricted one, with p = 0 and the λ̂ of (ST11) for the groups not in G;
 // Az and w = A z + q of the whole problem.
-void ApproachingGroups::expand(const StewartTrinkleLcp& lcp, Eigen::VectorXd& z) {
+void ApproachingGroups::expand(const StewartTrinkleLcp& lcp, Eigen::Ref<Eigen::VectorXd> z) {
   const int ng = lcp.ng, nl = lcp.nl, k = lcp.k;
   const int mg = sub.ng;
-  z.setZero(lcp.size);
+  assert(z.size() == lcp.size);
+  z.setZero();
   for (int s = 0; s < mg; ++s) z[groups[s]] = z_sub[s];
   z.segment(ng, nl) = z_sub.segment(mg, nl);
   for (int f = 0; f < sub.nf; ++f) {
@@ -66,6 +70,10 @@ void ApproachingGroups::expand(const StewartTrinkleLcp& lcp, Eigen::VectorXd& z)
     z.segment(lcp.offset_F + whole * k, k) = z_sub.segment(sub.offset_F + f * k, k);
     z[lcp.offset_lambda + whole] = z_sub[sub.offset_lambda + f];
   }
+  grow(Az, Az_storage, lcp.size);
+  grow(w, w_storage, lcp.size);
+  grow(p_J, p_J_storage, lcp.D.rows());
+  grow(Dp, Dp_storage, lcp.D.rows());
   lcp.times(z, Az, p_J, Dp);
   w = Az + lcp.q;
   for (int f = 0; f < lcp.nf; ++f) {
@@ -80,7 +88,7 @@ void ApproachingGroups::expand(const StewartTrinkleLcp& lcp, Eigen::VectorXd& z)
 }
 
 bool ApproachingGroups::solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, LemkeSolver& lemke,
-                              double tolerance, Eigen::VectorXd& z, LemkeResult& result) {
+                              double tolerance, Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result) {
   const int ng = lcp.ng;
   in_G.assign(ng, 0);
   for (int g = 0; g < ng; ++g) in_G[g] = lcp.q[g] <= 0;
@@ -98,11 +106,12 @@ bool ApproachingGroups::solve(const ContactProblem& problem, const StewartTrinkl
     if (static_cast<int>(groups.size()) == ng) return false;   // the whole LCP: the caller's solve
     restrict(lcp);
     assemble_stewart_trinkle_matrix(sub);
-    LemkeResult round = lemke.solve(sub.A, sub.q, z_sub);
+    q_sub = sub.q;
+    LemkeResult round = lemke.solve(sub.A, q_sub, z_sub);
     pivots += round.pivots;
     if (!round.solved()) return false;
     expand(lcp, z);
-    const double rho = lcp_certificate(lcp.q, z, w, Az.lpNorm<Eigen::Infinity>());
+    const double rho = certificate_rho(lcp.q, z, w, Az.lpNorm<Eigen::Infinity>());
     if (rho <= tolerance) {
       result = round;
       result.pivots = pivots;

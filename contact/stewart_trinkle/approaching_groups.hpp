@@ -38,19 +38,21 @@ struct ApproachingGroups {
   std::vector<int> groups;           // G in increasing order
   std::vector<int> block_of_group;   // (ng) friction block of each group of the whole LCP, −1 if none
   StewartTrinkleLcp sub;             // (ST6) restricted to G
-  Eigen::VectorXd z_sub, Az, w, p_J, Dp;
+  Eigen::VectorXd q_sub, z_sub;     // the restricted LCP's q and Lemke's solution (Lemke takes VectorXd)
+  VectorView Az{nullptr, 0}, w{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};   // grow-only (contact/solvers/grow_only.hpp)
+  Eigen::VectorXd Az_storage, w_storage, p_J_storage, Dp_storage;
 
-  /// (ST11) on `lcp` (assemble_stewart_trinkle_rows of `problem`). Returns true with z (lcp.size) a
+  /// (ST11) on `lcp` (assemble_stewart_trinkle_rows of `problem`). Returns true with z (of size lcp.size) a
   /// solution of the whole LCP, `result` Lemke's outcome of the last round with its pivots summed over
   /// the rounds and `residual` the whole problem's certificate ρ ≤ tolerance. False — z unspecified —
   /// when every group already starts in G (the restriction would be the whole LCP) or a round fails:
   /// the caller solves the whole LCP.
   bool solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, LemkeSolver& lemke, double tolerance,
-             Eigen::VectorXd& z, LemkeResult& result);
+             Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result);
 
  private:
   void restrict(const StewartTrinkleLcp& lcp);
-  void expand(const StewartTrinkleLcp& lcp, Eigen::VectorXd& z);
+  void expand(const StewartTrinkleLcp& lcp, Eigen::Ref<Eigen::VectorXd> z);
 };
 
 }  // namespace impetus

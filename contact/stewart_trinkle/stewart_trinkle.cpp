@@ -1,5 +1,6 @@
 // StewartTrinkleModel::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "contact/problem_into.hpp"
 #include "contact/stewart_trinkle/approaching_groups.hpp"
 #include "contact/stewart_trinkle/warm_start.hpp"
 
@@ -57,6 +58,7 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
   if (nc + nl == 0) return;
 
   assemble_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
+  grow(ws.z_, ws.z_storage_, ws.lcp_.size);
   LemkeResult lemke;
   double warm_residual = 0;
   if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, ws.z_, warm_residual)) {
@@ -66,13 +68,17 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
     // (ST11): Lemke on the groups that can be loaded; the others meet (ST2)–(ST5) as checked.
   } else {
     assemble_stewart_trinkle_matrix(ws.lcp_);
-    lemke = ws.lemke_.solve(ws.lcp_.A, ws.lcp_.q, ws.z_);
+    ws.q_lemke_ = ws.lcp_.q;
+    lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);
+    ws.z_ = ws.z_lemke_;
   }
 
   // (ST8) per group, shared among its members (ST9); then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T] over
   // the groups (J holds the leaders' rows, equal to their members').
   const int k = ws.lcp_.k, ng = ws.lcp_.ng;
-  ws.p_J_.setZero(ws.lcp_.J.rows());
+  const SparseRows& J = *ws.lcp_.J;
+  grow(ws.p_J_, ws.p_J_storage_, J.rows());
+  ws.p_J_.setZero();
   ws.p_J_.head(ng) = ws.z_.head(ng);
   ws.p_J_.segment(ng, nl) = ws.z_.segment(ws.lcp_.offset_L, nl);
   for (int f = 0; f < ws.lcp_.nf; ++f) {
@@ -89,8 +95,10 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
     result.p_T[c] = share * ws.p_J_[2 * ng + nl + g];
   }
   result.p_L = ws.p_J_.segment(ng, nl);
-  ws.impulse_.noalias() = ws.lcp_.J.transpose() * ws.p_J_;
-  problem.solve_M(ws.impulse_, ws.dv_);
+  grow(ws.impulse_, ws.impulse_storage_, problem.nv);
+  ws.impulse_.noalias() = J.transpose() * ws.p_J_;
+  grow(ws.dv_, ws.dv_storage_, problem.nv);
+  solve_M_into(problem, ws.impulse_, ws.dv_);
   result.v_plus = problem.v_star + ws.dv_;
 
   SolverStatistics& stats = result.stats;

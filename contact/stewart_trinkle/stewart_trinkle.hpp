@@ -105,6 +105,7 @@
 #include <vector>
 
 #include "contact/contact_model.hpp"
+#include "contact/solvers/grow_only.hpp"
 #include "contact/solvers/lemke.hpp"
 
 namespace impetus {
@@ -143,8 +144,12 @@ struct StewartTrinkleOptions {
 };
 
 /// The LCP (ST6) of one ContactProblem over its contact groups (ST9), and the buffers that build it
-/// (reused between calls).
+/// (reused between calls, grow-only: contact/solvers/grow_only.hpp).
 struct StewartTrinkleLcp {
+  StewartTrinkleLcp() = default;
+  StewartTrinkleLcp(const StewartTrinkleLcp&) = delete;   // its views point into its own storage
+  StewartTrinkleLcp& operator=(const StewartTrinkleLcp&) = delete;
+
   int nc = 0, ng = 0, nl = 0, nf = 0, k = 0;   // contacts, groups, limits, friction groups, edges
   int offset_L = 0, offset_F = 0, offset_lambda = 0, size = 0;   // blocks of z: [p_N (ng); p_L; p_F; λ̂]
   double balance = 1;                      // a of (ST7), 1/kg
@@ -162,26 +167,29 @@ struct StewartTrinkleLcp {
   std::vector<int> group;                  // (nc) the group of each contact
   std::vector<int> members;                // (ng) members at the group's smallest gap
   std::vector<double> share;               // (nc) share of its group's impulse: 1/members or 0
-  Eigen::VectorXd phi;                     // (ng) the group's gap, the smallest of its members' (m)
+  VectorView phi{nullptr, 0};              // (ng) the group's gap, the smallest of its members' (m)
   std::vector<int> friction_group;         // (nf) the group of each friction block (μ > 0)
   std::vector<double> mu;                  // (nf) μ of each friction block
 
   Eigen::VectorXd cos_edge, sin_edge;      // (k) cos(2πj/k), sin(2πj/k)
   Eigen::MatrixXd A;                       // (size×size); filled only when Lemke runs
-  Eigen::VectorXd q;                       // (size)
+  VectorView q{nullptr, 0};                // (size)
 
-  SparseRows J;                            // [N; L; S; T] of the leaders ((3ng + nl)×nv)
-  Eigen::MatrixXd D;                       // J W Jᵀ
-  Eigen::VectorXd Jv;                      // J v*
+  const SparseRows* J = nullptr;           // [N; L; S; T] of the leaders ((3ng + nl)×nv), one of J_by_rows
+  MatrixView D{nullptr, 0, 0};             // J W Jᵀ
+  VectorView Jv{nullptr, 0};               // J v*
 
-  // --- scratch ---
+  // --- storage of the views, and scratch ---
+  Eigen::VectorXd phi_storage, q_storage, D_storage, Jv_storage;
+  BySize<SparseRows> J_by_rows;            // an Eigen sparse matrix reallocates on a change of row count
   DelassusScratch delassus_scratch;        // of D = J W Jᵀ
   std::vector<double> size_N, size_S, size_T;   // (nc) row sizes, for the grouping (ST9)
 
   /// A(r, c) of (ST6) read off D, without A (for the warm start, ST10).
   double entry(int r, int c) const;
-  /// Az = A z from D in O(size(D)²), without A; p_J and Dp are scratch.
-  void times(const Eigen::VectorXd& z, Eigen::VectorXd& Az, Eigen::VectorXd& p_J, Eigen::VectorXd& Dp) const;
+  /// Az = A z from D in O(size(D)²), without A; p_J and Dp are scratch. Az: size; p_J, Dp: rows of D.
+  void times(const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> Az, Eigen::Ref<Eigen::VectorXd> p_J,
+             Eigen::Ref<Eigen::VectorXd> Dp) const;
 };
 
 /// Fills `lcp` with (ST6), (ST7), (ST9) for `problem`, a k-edge pyramid and the merge tolerance
@@ -220,7 +228,10 @@ class StewartTrinkleModel final : public ContactModel {
     StewartTrinkleLcp lcp_;
     std::unique_ptr<StewartTrinkleWarmStart> warm_;
     std::unique_ptr<ApproachingGroups> approaching_;   // (ST11)
-    Eigen::VectorXd z_, p_J_, impulse_, dv_;   // scratch: LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
+    // Grow-only scratch (contact/solvers/grow_only.hpp): LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
+    VectorView z_{nullptr, 0}, p_J_{nullptr, 0}, impulse_{nullptr, 0}, dv_{nullptr, 0};
+    Eigen::VectorXd z_storage_, p_J_storage_, impulse_storage_, dv_storage_;
+    Eigen::VectorXd q_lemke_, z_lemke_;        // the whole LCP's q and Lemke's solution (Lemke takes VectorXd)
   };
   StewartTrinkleOptions options_;
 };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "contact/problem_into.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 
 namespace impetus {
@@ -75,7 +76,7 @@ void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp)
   }
   const int ng = static_cast<int>(lcp.leader.size());
   lcp.ng = ng;
-  lcp.phi.resize(ng);
+  grow(lcp.phi, lcp.phi_storage, ng);
   for (int g = 0; g < ng; ++g) lcp.phi[g] = p.phi[lcp.leader[g]];
   for (int c = 0; c < p.nc; ++c) lcp.phi[lcp.group[c]] = std::min(lcp.phi[lcp.group[c]], p.phi[c]);
   // The group's impulse goes to its members at the smallest gap, in equal shares: the others keep
@@ -88,11 +89,12 @@ void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp)
     lcp.share[c] = p.phi[c] <= lcp.phi[lcp.group[c]] + kEqualGap ? 1.0 / lcp.members[lcp.group[c]] : 0.0;
 }
 
-/// J = [N_leaders; L; S_leaders; T_leaders], reusing J's storage (no allocation once warm).
-void stack_rows(const ContactProblem& p, const std::vector<int>& leader, SparseRows& J) {
+/// J = [N_leaders; L; S_leaders; T_leaders], in the storage kept for its row count (no allocation once warm).
+const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& leader, BySize<SparseRows>& J_by_rows) {
   Eigen::Index nnz = p.L.nonZeros();
   for (int c : leader) nnz += p.N.row(c).nonZeros() + p.S.row(c).nonZeros() + p.T.row(c).nonZeros();
   const Eigen::Index ng = static_cast<Eigen::Index>(leader.size());
+  SparseRows& J = J_by_rows(3 * ng + p.nl);
   J.resize(3 * ng + p.nl, p.nv);
   J.reserve(nnz);
   Eigen::Index r = 0;
@@ -106,6 +108,7 @@ void stack_rows(const ContactProblem& p, const std::vector<int>& leader, SparseR
   for (int c : leader) append(p.S, c);
   for (int c : leader) append(p.T, c);
   J.finalize();
+  return J;
 }
 
 }  // namespace
@@ -146,9 +149,12 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
 
   // D = J W Jᵀ with J = [N; L; S; T] over the groups: rows iN(g) = g, iL(l) = ng + l, iS(g) = nu + g,
   // iT(g) = nu + ng + g.
-  stack_rows(problem, lcp.leader, lcp.J);
-  problem.delassus(lcp.J, lcp.J, lcp.D, lcp.delassus_scratch);
-  lcp.Jv.noalias() = lcp.J * problem.v_star;
+  const SparseRows& J = stack_rows(problem, lcp.leader, lcp.J_by_rows);
+  lcp.J = &J;
+  grow(lcp.D, lcp.D_storage, J.rows(), J.rows());
+  delassus_into(problem, J, J, lcp.D, lcp.delassus_scratch);
+  grow(lcp.Jv, lcp.Jv_storage, J.rows());
+  lcp.Jv.noalias() = J * problem.v_star;
 
   // (ST7): a = mean diag(N W Nᵀ), the inverse effective mass of a typical normal row.
   double a = ng > 0 ? lcp.D.diagonal().head(ng).mean() : 1.0;
@@ -156,7 +162,8 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
   lcp.balance = a;
 
   // q = [U v* + [φ; φ_L]/dt; F v*; 0].
-  lcp.q.setZero(lcp.size);
+  grow(lcp.q, lcp.q_storage, lcp.size);
+  lcp.q.setZero();
   for (int g = 0; g < ng; ++g) lcp.q[g] = lcp.Jv[g] + lcp.phi[g] / problem.dt;
   for (int l = 0; l < nl; ++l) lcp.q[ng + l] = lcp.Jv[ng + l] + problem.phi_L[l] / problem.dt;
   for (int f = 0; f < nf; ++f) {
@@ -170,7 +177,7 @@ void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp) {
   const int k = lcp.k, ng = lcp.ng, nu = ng + lcp.nl, nf = lcp.nf;
   const int n = lcp.size, oF = lcp.offset_F, oL = lcp.offset_lambda;
   const double a = lcp.balance;
-  const Eigen::MatrixXd& D = lcp.D;
+  const MatrixView& D = lcp.D;
   const auto iS = [&](int g) { return nu + g; };
   const auto iT = [&](int g) { return nu + ng + g; };
   lcp.A.setZero(n, n);
@@ -250,11 +257,12 @@ double StewartTrinkleLcp::entry(int r, int c) const {
   return 0.0;
 }
 
-void StewartTrinkleLcp::times(const Eigen::VectorXd& z, Eigen::VectorXd& Az, Eigen::VectorXd& p_J,
-                              Eigen::VectorXd& Dp) const {
+void StewartTrinkleLcp::times(const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> Az,
+                              Eigen::Ref<Eigen::VectorXd> p_J, Eigen::Ref<Eigen::VectorXd> Dp) const {
   const int nu = ng + nl;
   // p_J = [p_N; p_L; p_S; p_T] over the groups (ST8), D p_J, then the rows of (ST6).
-  p_J.setZero(D.rows());
+  assert(Az.size() == size && p_J.size() == D.rows() && Dp.size() == D.rows());
+  p_J.setZero();
   p_J.head(nu) = z.head(nu);
   for (int f = 0; f < nf; ++f) {
     const auto p_F = z.segment(offset_F + f * k, k);
@@ -263,7 +271,6 @@ void StewartTrinkleLcp::times(const Eigen::VectorXd& z, Eigen::VectorXd& Az, Eig
     p_J[nu + ng + g] = sin_edge.dot(p_F);
   }
   Dp.noalias() = D * p_J;
-  Az.resize(size);
   Az.head(nu) = Dp.head(nu);
   for (int f = 0; f < nf; ++f) {
     const int g = friction_group[f];

@@ -1,8 +1,10 @@
 // (ST10): the previous step's active set, tried before Lemke's method.
 #include "contact/stewart_trinkle/warm_start.hpp"
 
+#include <cassert>
 #include <cmath>
 
+#include "contact/solvers/lcp_certificate.hpp"
 #include "contact/solvers/lemke.hpp"
 
 namespace impetus {
@@ -11,15 +13,18 @@ namespace {
 
 /// Guessed group impulses in the layout of z = [p_N (ng); p_L; p_F; λ̂] (λ̂ left 0: it is a speed
 /// the solve finds). Returns false when the problem carries no guess at all. s, t: scratch.
-bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp& lcp, Eigen::VectorXd& z,
-                         Eigen::VectorXd& s, Eigen::VectorXd& t) {
+bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp& lcp, StewartTrinkleWarmStart& ws) {
   const int nc = problem.nc, nl = problem.nl, k = lcp.k;
   const bool has_N = problem.p_N_guess.size() == nc && nc > 0 && problem.p_N_guess.any();
   const bool has_L = problem.p_L_guess.size() == nl && nl > 0 && problem.p_L_guess.any();
   if (!has_N && !has_L) return false;
-  z.setZero(lcp.size);
-  s.setZero(lcp.ng);
-  t.setZero(lcp.ng);
+  grow(ws.z_guess, ws.z_guess_storage, lcp.size);
+  grow(ws.s_guess, ws.s_guess_storage, lcp.ng);
+  grow(ws.t_guess, ws.t_guess_storage, lcp.ng);
+  VectorView &z = ws.z_guess, &s = ws.s_guess, &t = ws.t_guess;
+  z.setZero();
+  s.setZero();
+  t.setZero();
   const bool has_F = problem.p_S_guess.size() == nc && problem.p_T_guess.size() == nc;
   for (int c = 0; c < nc; ++c) {
     const int g = lcp.group[c];
@@ -50,8 +55,8 @@ bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp&
 }  // namespace
 
 bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance,
-                                    Eigen::VectorXd& z, double& residual) {
-  if (!guess_in_lcp_layout(problem, lcp, z_guess, s_guess, t_guess)) return false;
+                                    Eigen::Ref<Eigen::VectorXd> z, double& residual) {
+  if (!guess_in_lcp_layout(problem, lcp, *this)) return false;
   const double scale = z_guess.lpNorm<Eigen::Infinity>();
   if (!(scale > 0) || !std::isfinite(scale)) return false;
   // An impulse counts as active above this fraction of the largest: below it, rounding of the last
@@ -72,8 +77,8 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
   const int nb = static_cast<int>(basis.size());
   if (nb == 0) return false;
 
-  A_BB.resize(nb, nb);
-  rhs.resize(nb);
+  grow(A_BB, A_BB_storage, nb, nb);
+  grow(rhs, rhs_storage, nb);
   for (int r = 0; r < nb; ++r) {
     double w_r = lcp.q[basis[r]];
     for (int c = 0; c < nb; ++c) {
@@ -82,14 +87,20 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
     }
     rhs[r] = -w_r;
   }
-  cod.compute(A_BB);
-  cod_solve(cod, rhs, delta, cod_scratch);   // = cod.solve(rhs), to the bit, without its temporaries
-  z.setZero(lcp.size);
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod_nb = cod(nb);
+  cod_nb.compute(A_BB);
+  const VectorView& delta = cod_solve(cod_nb, rhs, cod_scratch);   // = cod.solve(rhs), to the bit, without its temporaries
+  assert(z.size() == lcp.size);
+  z.setZero();
   for (int r = 0; r < nb; ++r) z[basis[r]] = z_guess[basis[r]] + delta[r];
   if (!z.allFinite()) return false;
   // An unloaded contact (p_N = 0, p_F = 0) has w_λ = 0 whatever λ̂ is, and λ̂ enters only its own
   // friction rows w_F = F v⁺ + a λ̂ (ST4): the guess cannot say whether it slides, but its λ̂ is then
   // the sliding speed, λ̂ = max(0, max_j −(F v⁺)_j / a), which the basis solve leaves at 0.
+  grow(Az, Az_storage, lcp.size);
+  grow(w, w_storage, lcp.size);
+  grow(p_J, p_J_storage, lcp.D.rows());
+  grow(Dp, Dp_storage, lcp.D.rows());
   lcp.times(z, Az, p_J, Dp);
   w = Az + lcp.q;
   for (int f = 0; f < lcp.nf; ++f) {
@@ -102,7 +113,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
     Az.segment(lcp.offset_F + f * k, k).array() += lcp.balance * speed;
     w.segment(lcp.offset_F + f * k, k).array() += lcp.balance * speed;
   }
-  residual = lcp_certificate(lcp.q, z, w, Az.lpNorm<Eigen::Infinity>());
+  residual = certificate_rho(lcp.q, z, w, Az.lpNorm<Eigen::Infinity>());
   return residual <= tolerance;
 }
 

@@ -30,20 +30,23 @@
 
 namespace impetus {
 
-/// Buffers of the warm start, kept between calls.
+/// Buffers of the warm start, kept between calls (grow-only: contact/solvers/grow_only.hpp).
 struct StewartTrinkleWarmStart {
-  Eigen::VectorXd z_guess, Az, w, rhs, delta, p_J, Dp;
-  Eigen::VectorXd s_guess, t_guess;       // (ng) guessed friction (p_S, p_T) per group
+  VectorView z_guess{nullptr, 0}, Az{nullptr, 0}, w{nullptr, 0}, rhs{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};
+  VectorView s_guess{nullptr, 0}, t_guess{nullptr, 0};   // (ng) guessed friction (p_S, p_T) per group
+  MatrixView A_BB{nullptr, 0, 0};
+  Eigen::VectorXd z_guess_storage, Az_storage, w_storage, rhs_storage, p_J_storage, Dp_storage;
+  Eigen::VectorXd s_guess_storage, t_guess_storage, A_BB_storage;
   std::vector<int> basis;
-  Eigen::MatrixXd A_BB;
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
-  CodSolveScratch cod_scratch;
+  BySize<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> cod;   // of A_BB
+  CodSolveScratch cod_scratch;   // and δ (|B|) in cod_scratch.x
 
   /// (ST10) for `lcp` of `problem` from its p_*_guess; needs only assemble_stewart_trinkle_rows (A is
   /// read off D). Returns true with z the accepted solution and
   /// `residual` its certificate ρ ≤ tolerance; false (z unspecified) when there is no guess or the
   /// guessed basis does not solve the LCP.
-  bool solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance, Eigen::VectorXd& z,
+  /// z: lcp.size.
+  bool solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance, Eigen::Ref<Eigen::VectorXd> z,
              double& residual);
 };
 

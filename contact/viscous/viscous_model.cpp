@@ -8,7 +8,7 @@ namespace impetus {
 namespace {
 
 /// out += M_b x_b, block by block (M from the block, or L Lᵀ from its factor).
-void add_M_times(const ContactProblem& problem, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+void add_M_times(const ContactProblem& problem, const Eigen::VectorXd& x, Eigen::Ref<Eigen::VectorXd> out) {
   for (const SystemBlock& s : problem.systems) {
     if (s.size == 0) continue;
     const auto xb = x.segment(s.offset, s.size);
@@ -51,8 +51,9 @@ ViscousOptions ViscousOptions::parse(const ModelOptions& options) {
 void ViscousModel::distribute_coefficients(Workspace& ws, const ContactProblem& problem) const {
   const int nc = problem.nc;
   // μ̃ ≥ 0: a negative coefficient would make W indefinite and friction a motor.
+  grow(ws.mu_, ws.mu_storage_, nc);
   if (problem.mu_viscous.size() == nc) ws.mu_ = problem.mu_viscous.cwiseMax(0.0);
-  else ws.mu_.setZero(nc);
+  else ws.mu_.setZero();
   if (options_.distribution == ViscousDistribution::Point || nc == 0) return;
   // Pairs: contacts with the same unordered pair of geometries share their pair's coefficient.
   auto pair_of = [&](int i) {
@@ -164,15 +165,19 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
   const bool factored = build_metric(ws, problem, report);
 
   // v_f = W⁻¹ M v*  (V3).
-  ws.v_f_.setZero(nv);
+  grow(ws.v_f_, ws.v_f_storage_, nv);
+  ws.v_f_.setZero();
   add_M_times(problem, problem.v_star, ws.v_f_);
   ws.W_->solve_in_place(ws.v_f_);
   ws.factor_.reset(*ws.W_, ws.v_f_);
 
   ws.U_.set(problem);
+  grow(ws.guess_, ws.guess_storage_, nc + nl);
   unilateral_guess(problem, ws.guess_);
-  ws.projection_.solve(*ws.W_, ws.factor_, ws.U_, ws.v_f_, &ws.guess_, options_.projection, ws.z_, result.v_plus, ws.lambda_G_,
-                    result.stats);
+  grow(ws.z_, ws.z_storage_, nc + nl);
+  grow(ws.lambda_G_, ws.lambda_G_storage_, ws.factor_.size());
+  ws.projection_.solve(*ws.W_, ws.factor_, ws.U_, ws.v_f_, ws.guess_, options_.projection, ws.z_, result.v_plus,
+                       ws.lambda_G_, result.stats);
   report.projection = ws.projection_.report();
   if (!factored) {
     result.stats.status = SolveStatus::Failed;

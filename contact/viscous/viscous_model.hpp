@@ -80,7 +80,7 @@ class ViscousModel final : public ContactModel {
  private:
   /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
   struct Workspace final : ContactWorkspace {
-    Eigen::VectorXd mu_;                                    // (nc) μ̃
+    VectorView mu_{nullptr, 0};                             // (nc) μ̃
     std::vector<int> order_;                                // (nc) scratch of the pair grouping
     std::vector<int> block_of_column_;                      // (nv)
     std::vector<Eigen::MatrixXd> W_block_;                  // per system: M_b + dt K_b
@@ -94,7 +94,9 @@ class ViscousModel final : public ContactModel {
     DelassusFactor factor_;
     UnilateralProjection projection_;
     UnilateralRows U_;
-    Eigen::VectorXd v_f_, z_, lambda_G_, guess_;
+    // Grow-only (contact/solvers/grow_only.hpp): v_f = W⁻¹ M v*, z = [p_N; p_L], λ_G, the warm start.
+    VectorView v_f_{nullptr, 0}, z_{nullptr, 0}, lambda_G_{nullptr, 0}, guess_{nullptr, 0};
+    Eigen::VectorXd mu_storage_, v_f_storage_, z_storage_, lambda_G_storage_, guess_storage_;
   };
   void distribute_coefficients(Workspace& ws, const ContactProblem& problem) const;
   bool build_metric(Workspace& ws, const ContactProblem& problem, ViscousReport& report) const;

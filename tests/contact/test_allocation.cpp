@@ -1,10 +1,16 @@
 // No allocation once warm (STYLE.md, "no allocation in hot loops"): Lemke, the Delassus operator and
 // the Stewart–Trinkle model, called again with its workspace on a problem of the same size, must not touch
-// the heap.
+// the heap; and one workspace of stewart_trinkle, no_slip or viscous solves problems of several sizes in turn
+// without touching it once it has seen the largest (the contract of ContactModel::make_workspace).
 // (Counting: tests/allocation_counting.hpp.)
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "../allocation_counting.hpp"
+#include "contact/factory.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "problem_builder.hpp"
@@ -57,12 +63,62 @@ TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {
   assemble_stewart_trinkle_lcp(p, 4, 1e-6, lcp);
   LemkeSolver lemke;
   Eigen::VectorXd z;
-  lemke.solve(lcp.A, lcp.q, z);
-  EXPECT_EQ(allocations_in([&] { lemke.solve(lcp.A, lcp.q, z); }), 0);
+  const Eigen::VectorXd q = lcp.q;
+  lemke.solve(lcp.A, q, z);
+  EXPECT_EQ(allocations_in([&] { lemke.solve(lcp.A, q, z); }), 0);
   Eigen::MatrixXd D;
   DelassusScratch scratch;
   p.delassus(p.N, p.S, D, scratch);
   EXPECT_EQ(allocations_in([&] { p.delassus(p.N, p.S, D, scratch); }), 0);
+}
+
+/// A box of half extents h resting on the ground on `corners` of its bottom corners (nv = 6, nc = corners),
+/// falling by one step of gravity, μ = 0.5.
+ContactProblem resting_box(test::ProblemBuilder& b, int corners) {
+  const double dt = 1e-3;
+  const Eigen::Vector3d h(0.5, 0.3, 0.2);
+  const int box = b.add_system(box_inertia(1.5, h));
+  for (int i = 0; i < corners; ++i) {
+    const Eigen::Vector3d r = test::bottom_corners(h)[i];
+    b.contact(test::row_at(6, box, box_row(r, Eigen::Vector3d::UnitZ())),
+              test::row_at(6, box, box_row(r, Eigen::Vector3d::UnitX())),
+              test::row_at(6, box, box_row(r, Eigen::Vector3d::UnitY())), 0, 0.5);
+  }
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6), v_star = v;
+  v_star[2] -= test::kGravity * dt;
+  return b.build(v, v_star);
+}
+
+TEST(NoAllocation, OneWorkspaceServesProblemsOfEverySizeInTurn) {
+  // A corner, an edge and the whole bottom of a box on the ground (nc = 1, 2, 4), each warm-started from its
+  // own solution as in a settled scene, solved in turn with one workspace, as the stepper's islands are.
+  std::vector<test::ProblemBuilder> builders(3, test::ProblemBuilder(1e-3));
+  std::vector<ContactProblem> problems;
+  for (int corners : {4, 1, 2}) problems.push_back(resting_box(builders[problems.size()], corners));
+  for (const std::string name : {"stewart_trinkle", "no_slip", "viscous"}) {
+    const std::unique_ptr<ContactModel> model = make_contact_model(name, {});
+    std::vector<ContactResult> fresh(problems.size()), reused(problems.size());
+    for (std::size_t i = 0; i < problems.size(); ++i) {   // the last step's impulses as the guesses
+      model->solve(problems[i], fresh[i]);
+      problems[i].p_N_guess = fresh[i].p_N;
+      problems[i].p_S_guess = fresh[i].p_S;
+      problems[i].p_T_guess = fresh[i].p_T;
+      model->solve(problems[i], fresh[i]);   // with a workspace of its own
+      ASSERT_EQ(fresh[i].stats.status, SolveStatus::Solved) << name << ", problem " << i;
+    }
+    const std::unique_ptr<ContactWorkspace> workspace = model->make_workspace();
+    for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);   // warm
+    const long allocations = allocations_in([&] {
+      for (int round = 0; round < 2; ++round)
+        for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);
+    });
+    EXPECT_EQ(allocations, 0) << name;
+    // What the workspace solved before does not show in the result (ContactModel::solve): the same bits.
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      EXPECT_TRUE((reused[i].v_plus.array() == fresh[i].v_plus.array()).all()) << name << ", problem " << i;
+      EXPECT_TRUE((reused[i].p_N.array() == fresh[i].p_N.array()).all()) << name << ", problem " << i;
+    }
+  }
 }
 
 }  // namespace

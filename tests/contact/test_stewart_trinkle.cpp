@@ -681,7 +681,7 @@ TEST(StewartTrinkleWarmStart, EntriesAndProductsReadOffDEqualTheAssembledMatrix)
   std::mt19937 rng(3);
   std::uniform_real_distribution<double> u(-1, 1);
   const Eigen::VectorXd z = Eigen::VectorXd::NullaryExpr(lcp.size, [&] { return u(rng); });
-  Eigen::VectorXd Az, p_J, Dp;
+  Eigen::VectorXd Az(lcp.size), p_J(lcp.D.rows()), Dp(lcp.D.rows());
   lcp.times(z, Az, p_J, Dp);
   EXPECT_LE((Az - lcp.A * z).lpNorm<Eigen::Infinity>(), 1e-13 * scale * z.lpNorm<Eigen::Infinity>() * lcp.size);
 }

@@ -1,0 +1,21 @@
+// ContactProblem's block-diagonal M⁻¹ operators into storage the caller sized: the forms a workspace's
+// grow-only views use (contact/solvers/grow_only.hpp), so that nothing is resized. ContactProblem::solve_M and
+// ContactProblem::delassus size a VectorXd / MatrixXd and call these.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "contact/problem.hpp"
+
+namespace impetus {
+
+/// out = M⁻¹ x, block by block (x, out: nv).
+void solve_M_into(const ContactProblem& problem, const Eigen::Ref<const Eigen::VectorXd>& x,
+                  Eigen::Ref<Eigen::VectorXd> out);
+
+/// out = A M⁻¹ Bᵀ (dense, rows(A)×rows(B), out of that size), exploiting the block structure of M; `scratch`
+/// holds its buffers.
+void delassus_into(const ContactProblem& problem, const SparseRows& A, const SparseRows& B,
+                   Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& scratch);
+
+}  // namespace impetus
