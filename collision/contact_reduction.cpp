@@ -16,30 +16,124 @@ bool deeper(const PairContact& a, const PairContact& b) {
 /// Normals equal within this are one normal: the points come from one face contact (M3).
 constexpr double kSameNormal = 1e-9;
 
+/// Relative band around a squared bound within which a comparison takes the √ (or the exact square)
+/// rather than a bound: far above the few units of 2⁻⁵³ by which the rounded ‖x‖², r_i, r_j or their
+/// products can be off, so outside it both sides of the comparison are decided without rounding doubt.
+constexpr double kRoundingBand = 1e-9;
+
+/// max over i < j of ‖p_i − p_j‖² (as computed, squaredNorm), 0 for fewer than two points — the same
+/// number as the plain double loop. The pairs are visited by decreasing r_i = ‖p_i − c‖ around the
+/// centroid c, and a pair is skipped when (r_i + r_j)², which bounds its distance² by the triangle
+/// inequality, is below the largest found by more than kRoundingBand: robot feet bring ~100 hull
+/// vertices within the margin, and only the pairs of the rim can set the largest.
+double largest_squared_distance(const std::vector<PairContact>& points, std::vector<std::pair<double, int>>& by_radius) {
+  const size_t n = points.size();
+  if (n < 2) return 0;
+  Eigen::Vector3d c = Eigen::Vector3d::Zero();
+  for (const PairContact& p : points) c += p.p_W;
+  c /= static_cast<double>(n);
+  if (!c.allFinite()) {   // the definition itself (the radii's order is not defined on NaN)
+    double largest = 0;
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = i + 1; j < n; ++j) largest = std::max(largest, (points[i].p_W - points[j].p_W).squaredNorm());
+    return largest;
+  }
+  by_radius.clear();
+  for (size_t i = 0; i < n; ++i) by_radius.push_back({(points[i].p_W - c).norm(), static_cast<int>(i)});
+  std::sort(by_radius.begin(), by_radius.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  double largest = 0;
+  const auto cannot_beat = [&](double r_sum) { return r_sum * r_sum * (1 + kRoundingBand) < largest; };
+  for (size_t a = 0; a + 1 < n; ++a) {
+    if (cannot_beat(by_radius[a].first + by_radius[a + 1].first)) break;
+    const Eigen::Vector3d& p = points[by_radius[a].second].p_W;
+    for (size_t b = a + 1; b < n; ++b) {
+      if (cannot_beat(by_radius[a].first + by_radius[b].first)) break;
+      largest = std::max(largest, (p - points[by_radius[b].second].p_W).squaredNorm());
+    }
+  }
+  return largest;
+}
+
 }  // namespace
 
-void ContactReducer::reduce(std::vector<PairContact>& points) {
-  // 1. Merge points that are one corner.
+double ContactReducer::merge(std::vector<PairContact>& points) {
   // The largest distance, as the square root of the largest squared distance: √ is correctly rounded and
   // monotone, so this is the same number as the largest norm(), at one √ instead of one per pair.
-  double extent_squared = 0;
-  for (size_t i = 0; i < points.size(); ++i)
-    for (size_t j = i + 1; j < points.size(); ++j)
-      extent_squared = std::max(extent_squared, (points[i].p_W - points[j].p_W).squaredNorm());
-  const double extent = std::sqrt(extent_squared);
-  const double merge = std::max(kMergeDistance, kMergeRelative * extent);
+  const double extent = std::sqrt(largest_squared_distance(points, by_radius_));
+  const double within = std::max(kMergeDistance, kMergeRelative * extent);
   auto preferred = [](const PairContact& a, const PairContact& b) {   // is a kept over b?
     return std::abs(a.phi - b.phi) > kMergeGapTie ? a.phi < b.phi : a.feature < b.feature;
   };
-  for (size_t i = 0; i < points.size(); ++i)
-    for (size_t j = i + 1; j < points.size();) {
-      if ((points[i].p_W - points[j].p_W).norm() <= merge) {
-        if (preferred(points[j], points[i])) points[i] = points[j];
-        points.erase(points.begin() + j);        // no reallocation: erase only shrinks
-      } else {
-        ++j;
+  // ‖x‖ ≤ within decided on ‖x‖² where it is far from within² (‖x‖ = √‖x‖², correctly rounded and monotone,
+  // is then on the same side), by the √ itself within kRoundingBand of it: the same answer as ‖x‖ ≤ within.
+  const double within_squared = within * within;
+  const double surely_close = within_squared * (1 - kRoundingBand), surely_apart = within_squared * (1 + kRoundingBand);
+  const auto close = [&](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+    const double d2 = (a - b).squaredNorm();
+    if (d2 <= surely_close) return true;
+    if (d2 > surely_apart) return false;
+    return std::sqrt(d2) <= within;
+  };
+  const size_t n = points.size();
+  const bool finite = std::all_of(points.begin(), points.end(), [](const PairContact& p) { return p.p_W.allFinite(); });
+  if (!finite || !std::isfinite(within)) {   // the definition itself (x's order is not defined on NaN)
+    for (size_t i = 0; i < points.size(); ++i)
+      for (size_t j = i + 1; j < points.size();) {
+        if (close(points[i].p_W, points[j].p_W)) {
+          if (preferred(points[j], points[i])) points[i] = points[j];
+          points.erase(points.begin() + j);
+        } else {
+          ++j;
+        }
       }
+    return extent;
+  }
+  // The same greedy merge — each point i in order absorbs the remaining j > i in order that are close to
+  // it, taking a preferred j's place — with the j looked up by one coordinate x_k, k the axis along which
+  // the points spread most: ‖p_i − p_j‖² ≥ (x_ik − x_jk)² as computed, so only points whose x_k differs
+  // from point i's by at most (1 + kRoundingBand)·within can be close, and 2·within is far beyond that and
+  // beyond the rounding of x_k ± 2·within.
+  Eigen::Vector3d low = points.empty() ? Eigen::Vector3d::Zero() : points[0].p_W, high = low;
+  for (const PairContact& p : points) {
+    low = low.cwiseMin(p.p_W);
+    high = high.cwiseMax(p.p_W);
+  }
+  Eigen::Index k = 0;
+  (high - low).maxCoeff(&k);
+  by_x_.clear();
+  for (size_t i = 0; i < n; ++i) by_x_.push_back({points[i].p_W[k], static_cast<int>(i)});
+  std::sort(by_x_.begin(), by_x_.end());
+  absorbed_.assign(n, 0);
+  const auto x_below = [](const std::pair<double, int>& e, double x) { return e.first < x; };
+  for (size_t i = 0; i < n; ++i) {
+    if (absorbed_[i]) continue;
+    for (int after = static_cast<int>(i);;) {
+      const double x = points[i].p_W[k];
+      int next = -1;   // the first j > after, not absorbed, close to point i as it is now
+      for (auto e = std::lower_bound(by_x_.begin(), by_x_.end(), x - 2 * within, x_below);
+           e != by_x_.end() && e->first <= x + 2 * within; ++e)
+        if (e->second > after && (next < 0 || e->second < next) && !absorbed_[e->second] &&
+            close(points[i].p_W, points[e->second].p_W))
+          next = e->second;
+      if (next < 0) break;
+      if (preferred(points[next], points[i])) points[i] = points[next];
+      absorbed_[next] = 1;
+      after = next;
     }
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!absorbed_[i]) {
+      if (kept != i) points[kept] = points[i];
+      ++kept;
+    }
+  points.erase(points.begin() + kept, points.end());   // no reallocation: erase only shrinks
+  return extent;
+}
+
+void ContactReducer::reduce(std::vector<PairContact>& points) {
+  // 1. Merge points that are one corner.
+  const double extent = merge(points);
 
   // 2. The convex hull of the points seen along the deepest point's normal, and what to keep of it.
   const bool flat = std::all_of(points.begin(), points.end(), [&](const PairContact& p) {

@@ -10,6 +10,7 @@
 // way.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "collision/pair_contact.hpp"
@@ -42,11 +43,20 @@ class ContactReducer {
   /// Allocates nothing once its scratch has grown to the largest input.
   void reduce(std::vector<PairContact>& points);
 
+  /// Step 1 of reduce, in place: each point in turn absorbs the later points within max(kMergeDistance,
+  /// kMergeRelative · extent) of it, in order, taking the place of one it prefers (deeper by more than
+  /// kMergeGapTie, else the lower feature id). Returns the extent: the largest distance between the
+  /// input points. The result is that of the plain pairwise loops, at O(n log n) for spread points.
+  double merge(std::vector<PairContact>& points);
+
  private:
   struct Projected { double x, y; int index; };
   std::vector<Projected> projected_;
   std::vector<Projected> hull_;
   std::vector<PairContact> kept_;
+  std::vector<std::pair<double, int>> by_radius_, by_x_;
+  std::vector<char> absorbed_;
+
 };
 
 }  // namespace impetus
