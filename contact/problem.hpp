@@ -72,6 +72,7 @@ struct RowsByBlock {
 struct DelassusScratch {
   RowsByBlock a_rows, b_rows;
   std::vector<double> y;                  // M_b⁻¹ B_bᵀ, size_b × (rows of B in block b), column-major
+  std::vector<double> y_t;                // its transpose
   Eigen::VectorXd acc;                    // one row of A_b M_b⁻¹ B_bᵀ
 };
 
