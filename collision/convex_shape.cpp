@@ -186,12 +186,30 @@ Eigen::AlignedBox3d world_bounds(const ConvexShape& s, const Eigen::Isometry3d& 
       break;
     }
     case ConvexShape::Kind::kPolytope: {
-      // Exact bounds: h(±e_k) per world axis.
+      // Exact bounds: h(±e_k) per world axis, the support of the six directions in one pass over the
+      // vertices (the same numbers as six calls of support()).
       Eigen::AlignedBox3d box;
+      if (!s.box_half.isZero()) {
+        for (int k = 0; k < 3; ++k) {
+          const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
+          box.min()[k] = -support(s, X_WG, -e);
+          box.max()[k] = support(s, X_WG, e);
+        }
+        return box;
+      }
+      Eigen::Vector3d d[6];   // R_WGᵀ(±e_k) in G: +e_k at 2k, −e_k at 2k + 1
+      double h[6];
+      for (int k = 0; k < 3; ++k) {
+        d[2 * k] = R.transpose() * Eigen::Vector3d::Unit(k);
+        d[2 * k + 1] = R.transpose() * -Eigen::Vector3d::Unit(k);
+      }
+      std::fill(h, h + 6, -std::numeric_limits<double>::infinity());
+      for (const Eigen::Vector3d& v : s.polytope->vertices)
+        for (int i = 0; i < 6; ++i) h[i] = std::max(h[i], d[i].dot(v));
       for (int k = 0; k < 3; ++k) {
         const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
-        box.min()[k] = -support(s, X_WG, -e);
-        box.max()[k] = support(s, X_WG, e);
+        box.min()[k] = -((-e).dot(c) + h[2 * k + 1]);
+        box.max()[k] = e.dot(c) + h[2 * k];
       }
       return box;
     }
