@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "contact/ecp/ecp_system.hpp"
 #include "contact/sparse_fill.hpp"
 #include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
@@ -9,6 +10,9 @@
 #include "dynamics/kinematics.hpp"
 
 namespace impetus {
+
+static_assert(ecp::kGapFloorSlop == kRecoverySlop,
+              "the depth the ECP model's (E6′) leaves to the recovery must be the depth the recovery corrects");
 
 namespace {
 
@@ -19,11 +23,9 @@ int movable_tree(const MultibodyModel& mb, const RecoveryScope& scope, int link)
   return scope.free_coordinates[t] > 0 ? t : -1;
 }
 
-/// Whether (R2) corrects contact c: not a ground contact the contact model holds itself, and one of its
-/// links movable.
+/// Whether (R2) corrects contact c: one of its links movable.
 bool recovered_here(const MultibodyModel& mb, const RecoveryScope& scope, const ContactPoint& c) {
-  const bool left_to_model = c.link_b == kGround && c.link_a >= 0 && scope.ground_left_to_model[c.link_a];
-  return !left_to_model && (movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0);
+  return movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0;
 }
 
 /// The columns of (R3): the independent coordinates u (dynamics/mimic.hpp (1)) no controller holds of every
@@ -232,10 +234,8 @@ bool penetration_excluded(const WorldModel& model, const CollisionDetector& dete
 
 }  // namespace
 
-RecoveryScope::RecoveryScope(const WorldModel& model, const std::vector<int>& links_left_to_model) {
+RecoveryScope::RecoveryScope(const WorldModel& model) {
   const MultibodyModel& mb = model.multibody;
-  ground_left_to_model.assign(mb.links.size(), 0);
-  for (int link : links_left_to_model) ground_left_to_model[link] = 1;
   held.assign(mb.nv, 0);
   for (const ControllerSpec& spec : model.controllers)
     for (int link : spec.links) held[mb.links[link].joint.v_index] = 1;

@@ -44,7 +44,12 @@
 //        The certificate rests on the collision stage's gaps being the pairs' signed distances to its
 //        accuracy (collision/manifold.hpp); it trusts nothing of the contact solve.
 //
-// The ECP model's bodies keep their ground contacts to that model, which solves for q⁺ itself.
+// The ECP model's hull bodies (contact/ecp/ecp_model.hpp) are corrected like every other body, their
+// ground contacts included: the model's q⁺ meets its own gap row (E6′), which, like (R1), keeps a depth the
+// hull has at t instead of pushing it out; a converged step that starts without penetration ends without
+// it (the hull is the body's, so FCL's contacts at q⁺ find nothing deeper than the slop), and what a step
+// that starts at depth, or a failed solve, leaves is removed here. ecp::kGapFloorSlop equals kRecoverySlop:
+// the depth (E6′) leaves to (R2) is exactly the depth (R2) corrects.
 // Joints a <controller> drives keep their coordinates (δ = 0 on them; (R2) is solved over the rest, with
 // the block of M over the rest as metric): their motion is the controller's to decide, and the
 // inverse-dynamics controllers prescribe it within the step (P v⁺ = q̇_target, seed 004's right inverse).
@@ -103,17 +108,15 @@ constexpr int kRecoveryMaxSweeps = 200;
 /// ratio of ≈ 0.37 per pass. Eight passes take 12 mm below 20 µm; what is left is removed the next step.
 constexpr int kRecoveryPasses = 8;
 
-/// What (R2) may move: every coordinate but those a controller drives, every contact but the ground
-/// contacts of the bodies the contact model holds at the ground itself (ecp's hull bodies).
+/// What (R2) may move: every coordinate but those a controller drives.
 struct RecoveryScope {
-  std::vector<char> ground_left_to_model;   // (links)
   std::vector<char> held;                   // (nv) driven by a <controller>: δ = 0
   std::vector<char> held_column;            // (nv) entry v_offset + c: column c of the tree's u is held
   std::vector<int> free_coordinates;        // (trees) columns of u not held; a tree with none is not moved
   std::vector<int> q_index_of;              // (nv) q index of a 1-DoF joint's coordinate, else −1
 
   RecoveryScope() = default;
-  RecoveryScope(const WorldModel& model, const std::vector<int>& links_left_to_model);
+  explicit RecoveryScope(const WorldModel& model);
 };
 
 /// Moves data.q_plus out of penetration by (R2). Overwrites data.multibody (kinematics and M at q⁺; the

@@ -45,13 +45,8 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       detector_(model.geometries, collision_filter(model)),
       data_(model),
       control_(model, dt),
-      assembly_(model, contact_model_info(contact_model).needs) {
-  std::vector<int> hull_bodies;   // their ground contacts are the model's body–plane pairs
-  if (const EcpAssembly* hull_plane = assembly_.hull_plane())
-    for (const EcpBodyInfo& body : hull_plane->bodies())
-      if (body.hull && body.link >= 0) hull_bodies.push_back(body.link);
-  recovery_scope_ = RecoveryScope(model_, hull_bodies);
-}
+      assembly_(model, contact_model_info(contact_model).needs),
+      recovery_scope_(model) {}
 
 void Stepper::step(State& state) {
   data_.times = {};

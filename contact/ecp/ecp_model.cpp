@@ -120,7 +120,8 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result, Conta
   static constexpr Plan kPlans[kRuns] = {{Start::Warm, false, 0.0, "warm start"},
                                     {Start::Warm, true, kSmoothing, "smoothed warm start"},
                                     {Start::Level, true, kSmoothing, "smoothed level start"},
-                                    {Start::Current, true, kSmoothing, "smoothed current start"}};
+                                    {Start::Current, true, kSmoothing, "smoothed current start"},
+                                    {Start::Free, true, 0.0, "free-motion start"}};
   SolverStatistics& stats = result.stats;
   std::string failures;
   double best_residual = INFINITY;

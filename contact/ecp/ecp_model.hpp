@@ -33,11 +33,13 @@
 //   (E4) Σ_i l_i ν_i + n = 0                                                                   [8, 9]
 //   (E5) 0 ≤ l_i ⊥ −f_i(a1) ≥ 0                  for every face i                              [10]
 //   (E6) 0 ≤ p_n ⊥ nᵀa1 − d ≥ 0                                                                [12]
+//        as solved: (E6′) 0 ≤ p_n ⊥ nᵀa1 − d − φ_floor ≥ 0,  φ_floor = min(φ₀ + s, 0),
+//        φ₀ = min_j nᵀx_j(q) − d the hull's signed distance at t, s = ecp::kGapFloorSlop (see below)
 //        a2 = a1 − (nᵀa1 − d) n                                                                [8, 11]
 //   (E7) μ p_n ŵ + σ β = 0                                                                     [14]
 //   (E8) 0 ≤ σ ⊥ μ p_n − ‖β‖ ≥ 0                                                               [15]
-//   (E9)–(E10) point rows: 0 ≤ p_N ⊥ N v⁺ + φ/dt ≥ 0, and (E7)–(E8) with e = 1, no moment,
-//        ŵ = (S v⁺, T v⁺): the maximum-dissipation Coulomb cone of [35]
+//   (E9)–(E10) point rows: 0 ≤ p_N ⊥ N v⁺ + φ/dt ≥ 0 (φ ≥ 0: the assembly's max(φ, 0), (R1)), and
+//        (E7)–(E8) with e = 1, no moment, ŵ = (S v⁺, T v⁺): the maximum-dissipation Coulomb cone of [35]
 //   (E11) joint limits: 0 ≤ p_L ⊥ L v⁺ + φ_L/dt ≥ 0
 //
 // Why (E4)–(E6) and not (8)–(12) as printed (the errata of notes §5.1). For a half-space g(x) = nᵀx − d,
@@ -62,6 +64,25 @@
 //     not vanish at p_n = β = 0, where the squared form leaves an empty Jacobian row.
 //   - (E7) is (14) divided by e_t, e_o, e_r: the same equations in variables of equal units (N·s, m/s).
 //
+// Where the gap enters, and why (E6′) under fast motion (issue 12). The paper's gap is (12) alone, our (E6):
+// ψ(q⁺) = nᵀa1 − d, the exact distance of Conv(F⁺) from the plane at t + dt, with q⁺ from v⁺ by (17), our
+// (E3). No other equation holds a gap: (8)–(11), our (E4)–(E5), place a1 on the hull at q⁺, and (16)–(18)
+// and (13)–(15) carry no distance. To first order in dt, ψ(q⁺) = φ₀ + dt·nᵀu_a + O(dt²), u_a the velocity
+// of the hull point at a1, so (E6) at a hull that already penetrates at t (φ₀ < 0) asks nᵀu_a ≥ −φ₀/dt:
+// the −φ/dt push-out of the point rows (seed 004 Eq. 36), a velocity that stays in v⁺. A box seen 2 cm deep
+// at dt = 2 ms leaves at 10 m/s; on scenes/fast_drop.xml the contact stage added up to 475 J that way.
+// (E6′) is the point rows' (R1) (sim/penetration_recovery.hpp) for the implicit gap: for φ₀ ≥ 0 (and
+// within the slop s below) it is (E6), the paper's model unchanged: a gap closes exactly at the plane within
+// the step, since the pair is in the problem as soon as the hull can reach the plane within it
+// (sim/assembly_ecp.hpp: speculative by kReachSteps·dt·speed, geometrically implicit by (E3)). For φ₀ < −s
+// the hull may end the step as deep as it started, no deeper: p_n > 0 only at ψ(q⁺) = φ₀ + s, so
+// nᵀu_a ≈ s/dt, not −φ₀/dt, and the normal impulse's work p_n·nᵀu_a is at most p_n·s/dt instead of
+// p_n·|φ₀|/dt. The depth is removed at the position level, v⁺ untouched, by the stepper's penetration
+// recovery after the step ((R2), Cline & Pai 2003), which covers the hull bodies' ground contacts; s equals
+// its slop kRecoverySlop, below which it corrects nothing, so that each depth is removed by exactly one of
+// the two. Prop. 2 (no penetration) thus holds for every step that starts without penetration, which is the
+// state the recovery leaves. (E4)–(E5) and the Jacobian are unchanged: φ_floor is a constant of the step.
+//
 // Other deviations, and choices where the paper is silent:
 //   - M is the inertia at t (ContactProblem::systems), as in every model of Impetus, not M^{u+1} of (16);
 //     the two agree wherever the world inertia is invariant under the step's rotation (any rotation about
@@ -79,15 +100,22 @@
 //     scaled unknowns of contact/ecp/ecp_system.hpp. The MCP may have several solutions (a box landing on
 //     a face may end the step flat, or still on the edge it pivots about), and the merit function local
 //     minima between them: a start on the wrong side of a face can stall (the solver stops a stalled run
-//     early). So the model tries up to four runs: (1) plain Newton from the warm start (EcpSystem::Start:
+//     early). So the model tries up to five runs: (1) plain Newton from the warm start (EcpSystem::Start:
 //     the previous step's solution of the same pair) with the faces near the support set; then, with every
 //     face and the smoothing continuation of semismooth_newton.hpp (S8), which keeps each complementarity
 //     pair inside both branches until the path of solutions has chosen one: (2) the warm start again,
 //     (3) level: the ECP in the middle of the hull points the free motion brings down within the step,
-//     (4) current: the ECP at the lowest points at t. The first converged run whose ECP violates no hull
-//     face is the result (status Solved; `attempts` says which run). When all fail, the result is the run
-//     with the smallest residual, status Failed, and the message says, for each run, how it ended and
-//     which equation had the largest residual.
+//     (4) current: the ECP at the lowest points at t; and, plain Newton with every face, (5) free motion:
+//     v⁺ = v*, no impulse, the ECP at the lowest point of the hull where v* takes it, and the slip rate σ of
+//     that motion at the ECP. It is the run that converges where a spinning body slides into the plane with
+//     a vanishing normal impulse (a box landing on a corner, bouncing off it): at the solution σ = ‖ŵ‖ and
+//     β → 0 with p_n, and the other starts' σ of a few U left Newton stalled at β ≠ 0, p_n ≈ 0, where
+//     (E7)–(E8) have no solution nearby (scenes/fast_drop_small.xml: 122 → 80 failed island solves of
+//     2651). It comes last so that a step one of the others solves keeps its solution. The first converged
+//     run whose ECP violates no hull face is the result (status Solved; `attempts` says which run). When
+//     all fail, the result is the run with the smallest residual, status Failed, and the message says, for
+//     each run, how it ended and which equation had the largest residual. Its q⁺ may then leave the hull
+//     in the plane: the stepper's recovery lifts it out, and the next step's (E6′) does not push it out.
 #pragma once
 
 #include <memory>
@@ -119,7 +147,7 @@ class EcpModel final : public ContactModel {
  public:
   explicit EcpModel(EcpOptions options = {});
   /// The number of Newton runs (starts) a step may take before it is reported as Failed.
-  static constexpr int kRuns = 4;
+  static constexpr int kRuns = 5;
 
   std::string_view name() const override { return "ecp"; }
   std::unique_ptr<ContactWorkspace> make_workspace() const override;

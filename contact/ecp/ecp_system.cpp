@@ -115,6 +115,12 @@ void EcpSystem::setup(const ContactProblem& problem, const HullPlaneProblem& hul
     p.P = p.mass * U_;
     p.R = quaternion_of(hull_plane.q, p.q + 3).toRotationMatrix();
     p.c = hull_plane.q.segment<3>(p.q) + p.R * data.p_LC;
+    {
+      // (E6′): the depth the hull already has at t is kept, not pushed out at −φ₀/dt (ecp_model.hpp).
+      Eigen::Vector3d unused;
+      const double phi_0 = support_centroid(p, p.c, p.R, 0.0, unused) - data.d;
+      p.gap_floor = std::min(phi_0 + kGapFloorSlop, 0.0);
+    }
     s_v_.segment<3>(p.v + 3).setConstant(U_ / p.L);
 
     // Faces of (E4)–(E5): all, or those touching a vertex near the bottom (kFaceWindowRelative).
@@ -306,8 +312,9 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   F.segment<3>(p.alpha()) = nu_l + n;
   // (E5) a1 ∈ Conv(F⁺): −f_i(a1)/(U dt) ≥ 0 ⊥ l_i ≥ 0,  f_i = ν_iᵀ r − d_i.
   F.segment(p.l(), p.m) = -(nu.transpose() * r - p.d_c) / ell;
-  // (E6) non-penetration at the ECP: n·a1 − d ≥ 0 ⊥ p_n ≥ 0.
-  F[p.pn()] = (n.dot(a1) - data.d) / (U * dt);
+  // (E6′) non-penetration at the ECP: n·a1 − d − φ_floor ≥ 0 ⊥ p_n ≥ 0 (φ_floor = 0 unless the hull
+  // penetrates at t).
+  F[p.pn()] = (n.dot(a1) - data.d - p.gap_floor) / (U * dt);
 
   // (E7)–(E8) ellipsoidal maximum-power-dissipation friction at the ECP (seed 003 Eqs. 14–15).
   const Eigen::Vector3d u_a = v_lin + omega.cross(r);                   // velocity of the body point at a1
@@ -456,7 +463,7 @@ void EcpSystem::initial_guess(Start start, Eigen::VectorXd& z) const {
     } else {
       const double approach = -n.dot(P.v_star.segment<3>(p.v));
       p_phys.setZero();
-      p_phys[0] = p.mass * std::max(0.0, approach - (n.dot(a1) - data.d) / dt_);
+      p_phys[0] = p.mass * std::max(0.0, approach - (n.dot(a1) - data.d - p.gap_floor) / dt_);
     }
     pair_a1_[e] = a1;
     add_pair_impulse(p, a1, p_phys, impulse);
@@ -521,6 +528,16 @@ void EcpSystem::initial_guess(Start start, Eigen::VectorXd& z) const {
     const double sigma = use_guess ? std::max(data.sigma_guess, 0.0) : 0.0;
     const double floor = z[p.pn()] > 0 ? (keep ? 0.0 : kMinimumSlip) : kColdSlip;
     z[p.sigma()] = std::max(sigma / U_, floor);
+    if (start == Start::Free) {
+      // The slip rate of the free motion at the ECP (E7): a contact that the free motion slides into with
+      // a vanishing normal impulse has ς = ‖ŵ‖/U at the solution; from ς = kColdSlip ≪ ‖ŵ‖/U Newton stalls
+      // with b ≠ 0 at π_n ≈ 0, where (E7)–(E8) have no solution nearby (seen on landing, spinning boxes).
+      const Eigen::Vector3d omega = dv_.segment<3>(p.v + 3);
+      const Eigen::Vector3d u_a = dv_.segment<3>(p.v) + omega.cross(a1 - c_plus);
+      const Eigen::Vector3d w_hat(surface_.e_t * data.t_W.dot(u_a), surface_.e_o * data.o_W.dot(u_a),
+                                  surface_.e_r * n.dot(omega));
+      z[p.sigma()] = std::max(w_hat.norm() / U_, kColdSlip);
+    }
     // Move the pair's impulse to the ECP finally chosen, so that (E1) holds at the start.
     if (a1 != old_impulse_a1) {
       add_pair_impulse(p, old_impulse_a1, -p_phys, impulse);

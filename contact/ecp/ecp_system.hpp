@@ -9,7 +9,7 @@
 //   velocity       ξ (nv), free             v⁺ = s_v ⊙ ξ              Newton–Euler (E1), row j ÷ (M_jj s_v,j)
 //   per pair e:    α (3), free              a1 = c + A α              stationarity Σ l_i ν_i + n = 0    (E4)
 //                  l_i (m_e), bounded, w    l_i                       −f_i(a1) / ℓ ≥ 0                  (E5)
-//                  π_n, bounded             p_n = P π_n               (n·a1 − d) / ℓ ≥ 0                (E6)
+//                  π_n, bounded             p_n = P π_n               (n·a1 − d − φ_floor) / ℓ ≥ 0      (E6′)
 //                  b (3), free              (p_t,p_o,p_r) = P(e_t b₁, e_o b₂, e_r b₃)
 //                                                                     μ π_n ŵ/U + ς b = 0               (E7)
 //                  ς, bounded               σ = U ς                   μ π_n − ‖b‖ ≥ 0                   (E8)
@@ -60,6 +60,13 @@ struct LimitSurface {
   double e_r = 0.1;          // m
 };
 
+/// Depth (m) of the hull at the start of the step that (E6′) still pushes out within the step (φ_floor =
+/// min(φ₀ + kGapFloorSlop, 0), contact/ecp/ecp_model.hpp): the stepper's penetration recovery leaves
+/// penetration up to its slop uncorrected (sim/penetration_recovery.hpp, kRecoverySlop, which must equal
+/// this), so the model must not keep it either. Below it, a converged step's round-off (its gap rows hold
+/// to tolerance·ℓ ~ 1e-14 m) leaves φ_floor = 0: resting bodies solve the paper's (E6) exactly.
+constexpr double kGapFloorSlop = 1e-9;
+
 /// A hull vertex whose height above the lowest one (at the start of the step) exceeds
 ///   kFaceWindowRelative·L + kFaceWindowSteps·dt·(speed bound of the hull's points)
 /// can only enter the support set after a large motion; faces touching no vertex below that height are
@@ -88,6 +95,8 @@ class EcpSystem final : public McpFunction {
     Level,     // no impulse guess; the ECP at the centroid of the hull points that the free motion (v*) brings
                // within one step's travel of the lowest: the middle of a face about to land flat
     Current,   // no impulse guess; the ECP at the lowest points of the hull at t
+    Free,      // no impulse guess; the ECP at the lowest points of the hull at the configuration the free
+               // motion (v*) reaches: the exact solution when that motion keeps the hull off the plane
   };
   void initial_guess(Start start, Eigen::VectorXd& z) const;
 
@@ -122,6 +131,7 @@ class EcpSystem final : public McpFunction {
     Eigen::Matrix3d R = Eigen::Matrix3d::Identity();  // R_WL at t
     Eigen::Matrix3Xd u_bar;            // (3×m) face normals at t, R u_i
     Eigen::VectorXd d_c;               // (m) face offsets about the centre of mass, d_i − u_iᵀ p_LC
+    double gap_floor = 0;              // φ_floor of (E6′) (m), ≤ 0
     int alpha() const { return z; }
     int l() const { return z + 3; }
     int pn() const { return z + 3 + m; }

@@ -15,8 +15,8 @@ namespace {
 
 const char* const kModels[] = {"stewart_trinkle", "no_slip", "viscous", "max_dissipation", "ecp"};
 // The models whose every contact is a point row of the gap row (R1) and the recovery (R2). Under ecp a
-// hull body's ground contacts are the model's own body–plane pairs (seed 003, geometrically implicit),
-// which neither (R1) nor (R2) touch: its open measurements are in the skipped tests below.
+// hull body's ground contacts are the model's own body–plane pairs (seed 003, geometrically implicit,
+// with (E6′) in place of (R1)): its fast drop has a test of its own below.
 const char* const kPointContactModels[] = {"stewart_trinkle", "no_slip", "viscous", "max_dissipation"};
 
 /// The issue's bound on penetration under fast motion.
@@ -191,11 +191,29 @@ TEST(FastDrop, EveryPointContactModelKeepsPenetrationBelowAMillimetreAndAddsNoEn
   }
 }
 
-TEST(FastDrop, EcpHullBodies) {
-  GTEST_SKIP() << "open (issue 12): under ecp the hull bodies' ground pairs are the model's own and "
-                  "neither the gap row max(φ, 0) nor the recovery touches them; fast_drop_small.xml measured "
-                  "10.9 mm penetration, 3.7 J contact energy gain, 29 solver failures; the spinning thin box "
-                  "5.5 mm below the ground";
+// Under ecp the hull bodies' ground contacts are the model's geometrically implicit pairs: (E6′) keeps a
+// depth the hull has at t instead of pushing it out, and the recovery removes it (contact/ecp/ecp_model.hpp).
+// Some solves still fail (semismooth Newton from every start; measured 80 of ~2500 island solves here):
+// they are counted, and none may happen at a deep contact, nor leave a penetration or an energy gain.
+TEST(FastDrop, EcpHullBodiesStayOutOfTheGroundAndGainNoEnergy) {
+  test::SceneRun run("fast_drop_small.xml", "ecp");
+  RunFigures f;
+  double penetration_at_failure = 0;   // m: the deepest contact of the steps with a failed solve
+  for (int k = 0; k < run.steps_for(1.6); ++k) {
+    f.max_kinetic = std::max(f.max_kinetic, kinetic_energy_of(run.world.model, run.state));
+    run.stepper.step(run.state);
+    const StepStatistics& s = run.stepper.data().stats;
+    f.max_penetration = std::max(f.max_penetration, s.max_penetration);
+    f.contact_max_gain = std::max(f.contact_max_gain, s.contact_energy_change);
+    f.failures += s.solver_failures;
+    if (s.solver_failures > 0) penetration_at_failure = std::max(penetration_at_failure, s.max_penetration);
+  }
+  EXPECT_LT(f.max_penetration, kPenetrationBound);
+  EXPECT_LT(f.contact_max_gain, kContactEnergyRelTol * f.max_kinetic);
+  EXPECT_LT(penetration_at_failure, kPenetrationBound);
+  RecordProperty("ecp_penetration_mm", std::to_string(1e3 * f.max_penetration));
+  RecordProperty("ecp_contact_max_gain", std::to_string(f.contact_max_gain));
+  RecordProperty("ecp_failures", std::to_string(f.failures));
 }
 
 }  // namespace
