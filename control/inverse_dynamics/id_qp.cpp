@@ -21,6 +21,10 @@ constexpr double kActiveFraction = 1e-9;
 // Iterations over phase I's active sets (QP5): each is one Stage I and one frictionless LCP; the set
 // changes only where τ moves a contact across lift-off, so it settles in one or two.
 constexpr int kBudgetIterations = 8;
+// Stage II's moves along the face keep the undriven balance U Jᵀp (QP3), so they redistribute the
+// impulses of the step rather than grow them (a squeeze would, but costs τ): a row of (QP3) whose
+// unit-norm bound exceeds ten times the impulses' size never binds.
+constexpr double kReach = 10;
 
 }  // namespace
 
@@ -231,6 +235,26 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   const double v_ref = std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
   C.row(nc + nfa + 1) = -(ell_p.transpose() * Z) / v_ref;
   d[nc + nfa + 1] = delta / v_ref;
+  // Stage I's p₀ meets its rows only to Lemke's certificate; taken as met (d ≥ 0), p₀ is feasible, and a
+  // feasible (QP3) makes its dual LCP solvable (dual_qp.hpp).
+  d = d.cwiseMax(0.0);
+  // Rows of one scale for Lemke's relative tolerances, each to unit norm (a facet of μ_∞ = 100 is
+  // otherwise 100 times a p_N row; in a hold the gap row is round-off, ~1e-14, beside O(1) rows, and
+  // Lemke's equilibration would blow that round-off up). A row whose bound then exceeds kReach times
+  // the size of the impulses, ‖p₀‖₁ + (1 + μ_max)κ(p₀), cannot bind on any move Stage II makes, and
+  // is left out.
+  const double mu_max = nm > 0 ? edges_.A_mu.leftCols(nc).maxCoeff() : 0.0;
+  const double reach =
+      kReach * std::max(p0.lpNorm<1>() + (1 + mu_max) * std::max(kappa_c_ + gp_.dot(p0), 0.0), 1e-300);
+  int rows = 0;
+  for (int i = 0; i < nC; ++i) {
+    const double norm = C.row(i).norm();
+    if (!(norm > 0) || d[i] > reach * norm) continue;
+    C.row(rows) = C.row(i) / norm;
+    d[rows++] = d[i] / norm;
+  }
+  C.conservativeResize(rows, Eigen::NoChange);
+  d.conservativeResize(rows);
   Eigen::VectorXd w;
   const LemkeResult result = dual_.solve(Q, r, C, d, w);
   report_.stage_two_pivots = result.pivots;
