@@ -114,7 +114,7 @@ void IdLcpNoSlip::stage_two(const ContactProblem& cp, const InverseDynamicsProbl
   LeastTorqueReport report;
   if (!least_torque_.select(Jt_, nonnegative_, problem.actuated, x_, solution.tau, report)) {
     solution.stats.status = SolveStatus::Fallback;
-    solution.stats.message = "Stage II: Lemke failed on the least-‖τ‖ dual; principal pivoting's impulses kept";
+    solution.stats.message = "Stage II: the least-‖τ‖ active set did not settle; principal pivoting's impulses kept";
     solution.fallbacks += 1;
     return;
   }

@@ -1,23 +1,42 @@
-// Least-‖τ‖ impulses at a fixed v⁺ (least_torque.hpp, LT1–LT3).
+// Least-‖τ‖ impulses at a fixed v⁺ (least_torque.hpp, LT1–LT4).
 #include "control/inverse_dynamics/least_torque.hpp"
 
 #include <Eigen/QR>
 #include <algorithm>
+#include <cmath>
 
 namespace impetus {
 namespace {
 
-// Rank of U Jᵀ (LT1): |R_ii| of its pivoted QR above this fraction of the largest. Its entries are unit
-// directions and lever arms (≤ 1 m); dependent columns (a foot's tangent rows beside the base's six
-// DoF) are dependent exactly, so their R_ii is round-off, ~1e-15; 1e-9 separates the two as the
-// Stage II face of id_qp does (kNullspaceTolerance).
+// Rank of E = U Jᵀ and of (LT3)'s constraint: |R_ii| of a pivoted QR above this fraction of the
+// largest. Their entries are unit directions and lever arms (≤ 1 m); dependent columns (a foot's
+// tangent rows beside the base's six DoF) are dependent exactly, so their R_ii is round-off, ~1e-15;
+// 1e-9 separates the two as the Stage II face of id_qp does (kNullspaceTolerance).
 constexpr double kRankTolerance = 1e-9;
-// ε of (LT2), relative to ‖A‖²_F/dim: breaks ties only where τ does not depend on w (two rows of one
+// Rank of the Gram matrix B_F B_Fᵀ: pivots of its pivoted Cholesky factorisation above this fraction
+// of its largest diagonal entry. They carry an absolute round-off of ~1e-16 of the largest, so below ~1e-14 they
+// are noise; 1e-13 keeps every direction whose singular value is ~3e-7 of the largest (lever arms
+// above 0.3 µm on a 1 m robot).
+constexpr double kGramRank = 1e-13;
+// ε of (LT2), relative to ‖A‖²_F/m: breaks ties only where τ does not depend on δ (two rows of one
 // contact both loaded); it moves τ by ~1e-10 relative.
 constexpr double kRegularization = 1e-10;
-// The dual's p_N may end below 0 by Lemke's certificate (1e-6 relative, lemke.hpp L6): accepted down to
-// this fraction of the largest impulse and clamped.
+// Active-set decisions (LT4): a row joins W when (LT3) drives p′ below this fraction of the largest
+// impulse, and leaves it when λ_k is below this fraction of the multipliers' scale. (LT3) is solved
+// to ~1e-12 relative in τ′ but only to ~1e-6 in the tie-breaking directions (its matrix has condition
+// ~1/ε), so 1e-9 keeps round-off from moving rows in and out; a decision below it changes τ by at
+// most that fraction.
+constexpr double kActiveTolerance = 1e-9;
+// The final p_N may end below 0 by the tie-breaking directions' accuracy: accepted down to this
+// fraction of the largest impulse and clamped.
 constexpr double kFeasibility = 1e-6;
+// The undriven balance E δ = 0 after the passes, relative to ‖E‖·‖δ‖: the constraint of (LT3) is met
+// by an orthogonal factorisation, to round-off.
+constexpr double kBalanceTolerance = 1e-9;
+// Passes of the active-set method. Each one changes W (else it stops); it settles in a few passes
+// from W = ∅ (2 on the bench's standing quadruped); the cap only ends a cycle, which the method does
+// not exclude for a general convex QP.
+constexpr int kMaxPasses = 50;
 
 }  // namespace
 
@@ -38,53 +57,173 @@ void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& 
   Z = Q.rightCols(m - static_cast<int>(qr.rank()));
 }
 
+int LeastTorqueSelection::factor_gram() {
+  // Right-looking, pivoting on the largest diagonal of the updated remainder, so the pivots decrease
+  // and the first one below kGramRank of the largest ends the rank. (Eigen's LDLT pivots on the
+  // original diagonal: a dependent coordinate may take a round-off pivot before independent ones.)
+  S_ = G_;
+  perm_.resize(nv_);
+  for (int i = 0; i < nv_; ++i) perm_[i] = i;
+  L_.setZero(nv_, nv_);
+  const double top = nv_ > 0 ? S_.diagonal().maxCoeff() : 0.0;
+  int r = 0;
+  for (; r < nv_; ++r) {
+    int j = 0;
+    const double d = S_.diagonal().tail(nv_ - r).maxCoeff(&j);
+    j += r;
+    if (!(d > kGramRank * top)) break;
+    if (j != r) {
+      S_.row(r).swap(S_.row(j));
+      S_.col(r).swap(S_.col(j));
+      L_.row(r).head(r).swap(L_.row(j).head(r));
+      std::swap(perm_[r], perm_[j]);
+    }
+    const int n = nv_ - r - 1;
+    const double l = std::sqrt(d);
+    L_(r, r) = l;
+    L_.col(r).tail(n) = S_.col(r).tail(n) / l;
+    S_.bottomRightCorner(n, n).noalias() -= L_.col(r).tail(n) * L_.col(r).tail(n).transpose();
+  }
+  return r;
+}
+
+bool LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau) {
+  // b = τ + A_W x_W, e = E_W x_W: the held rows' δ_k = −x_k moved to the right-hand side.
+  b_ = tau;
+  e_.setZero(nu_);
+  delta_.setZero(m_);
+  for (int k = 0; k < m_; ++k)
+    if (held_[k]) {
+      b_.noalias() += A_.col(k) * x[k];
+      e_.noalias() += E_.col(k) * x[k];
+      delta_[k] = -x[k];
+    }
+  // G = B_F B_Fᵀ = C Cᵀ, C = Πᵀ L (nv×r) from the pivoted Cholesky factor (LT3). As B_F and C have
+  // the same Gram matrix, B_F = C Vᵀ with V (m×r) orthonormal, and on the pivot rows V = B_pivᵀ L₁₁⁻ᵀ:
+  // δ_F = V y = B_Fᵀ η.
+  const int r = factor_gram();
+  At_.resize(na_, r);
+  Et_.resize(nu_, r);
+  for (int i = 0; i < nv_; ++i) {
+    const int c = perm_[i];
+    if (c < na_) At_.row(c) = L_.row(i).head(r);
+    else Et_.row(c - na_) = L_.row(i).head(r);
+  }
+  // The constraint Ẽ y = e on the null space of Ẽ: Ẽᵀ P = Q R, y = Q₁ R₁₁⁻ᵀ (Pᵀe)₁ + Q₂ w.
+  int q = 0;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
+  y_.setZero(r);
+  if (nu_ > 0 && r > 0) {
+    qr.compute(Et_.transpose());
+    qr.setThreshold(kRankTolerance);
+    q = static_cast<int>(qr.rank());
+    Qy_ = qr.householderQ();
+    const Eigen::VectorXd Pe = qr.colsPermutation().transpose() * e_;
+    const Eigen::VectorXd u =
+        qr.matrixR().topLeftCorner(q, q).transpose().triangularView<Eigen::Lower>().solve(Pe.head(q));
+    y_ = Qy_.leftCols(q) * u;
+    Zy_ = Qy_.rightCols(r - q);
+  } else {
+    Zy_ = Eigen::MatrixXd::Identity(r, r);
+  }
+  if (r - q > 0) {
+    const Eigen::MatrixXd AZ = At_ * Zy_;
+    Eigen::MatrixXd H = AZ.transpose() * AZ;
+    H.diagonal().array() += epsilon_;
+    const Eigen::VectorXd rhs = AZ.transpose() * (b_ - At_ * y_) - epsilon_ * (Zy_.transpose() * y_);
+    y_.noalias() += Zy_ * H.llt().solve(rhs);
+  }
+  // δ_F = V y = B_Fᵀ η, η = Πᵀ [L₁₁⁻ᵀ y; 0]; τ′ = τ − A δ.
+  const Eigen::VectorXd z = L_.topLeftCorner(r, r).transpose().triangularView<Eigen::Upper>().solve(y_);
+  eta_.setZero(nv_);
+  for (int i = 0; i < r; ++i) eta_[perm_[i]] = z[i];
+  for (int k = 0; k < m_; ++k)
+    if (!held_[k]) delta_[k] = A_.col(k).dot(eta_.head(na_)) + E_.col(k).dot(eta_.tail(nu_));
+  tau_new_ = tau;
+  tau_new_.noalias() -= A_ * delta_;
+  // μ from the stationarity of (LT3) in y: Ẽᵀμ = Ãᵀτ′ − εy (the basic least-squares solution).
+  mu_.setZero(nu_);
+  if (q > 0) {
+    const Eigen::VectorXd g = Qy_.transpose() * (At_.transpose() * tau_new_ - epsilon_ * y_);
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(nu_);
+    z.head(q) = qr.matrixR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(g.head(q));
+    mu_ = qr.colsPermutation() * z;
+  }
+  return true;
+}
+
 bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<char>& nonnegative,
                                   const std::vector<int>& actuated, Eigen::VectorXd& x, Eigen::VectorXd& tau,
                                   LeastTorqueReport& report) {
   report = {};
-  const int m = static_cast<int>(Jt.cols()), na = static_cast<int>(actuated.size());
-  if (m == 0 || na == 0) return true;
-  undriven_impulse_kernel(Jt, actuated, Z_);
-  const int dim = static_cast<int>(Z_.cols());
-  report.freedom = dim;
-  if (dim == 0) return true;
-
-  // A = P Jᵀ Z; Q = AᵀA + εI; c = −Aᵀτ.
-  A_.resize(na, dim);
-  {
-    Eigen::MatrixXd PJt(na, m);
-    for (int a = 0; a < na; ++a) PJt.row(a) = Jt.row(actuated[a]);
-    A_.noalias() = PJt * Z_;
+  nv_ = static_cast<int>(Jt.rows());
+  m_ = static_cast<int>(Jt.cols());
+  na_ = static_cast<int>(actuated.size());
+  nu_ = nv_ - na_;
+  if (m_ == 0 || na_ == 0) return true;
+  // A = P Jᵀ, E = U Jᵀ (the rows at undriven coordinates).
+  std::vector<char> driven(nv_, 0);
+  for (int a : actuated) driven[a] = 1;
+  A_.resize(na_, m_);
+  E_.resize(nu_, m_);
+  for (int a = 0; a < na_; ++a) A_.row(a) = Jt.row(actuated[a]);
+  for (int i = 0, u = 0; i < nv_; ++i)
+    if (!driven[i]) E_.row(u++) = Jt.row(i);
+  int rank = 0;
+  if (nu_ > 0) {
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(E_);
+    qr.setThreshold(kRankTolerance);
+    rank = static_cast<int>(qr.rank());
   }
-  Eigen::MatrixXd Q = A_.transpose() * A_;
-  const double scale = std::max(A_.squaredNorm() / dim, 1e-300);
-  Q.diagonal().array() += kRegularization * scale;
-  const Eigen::VectorXd c = -A_.transpose() * tau;
+  report.freedom = m_ - rank;
+  if (report.freedom == 0) return true;
+  epsilon_ = kRegularization * std::max(A_.squaredNorm() / m_, 1e-300);
 
-  // (LT3): (LT2) through its dual (dual_qp.hpp), the rows being the bounded components of x + Z w ≥ 0.
-  std::vector<int> bounded;
-  for (int i = 0; i < m; ++i)
-    if (nonnegative[i]) bounded.push_back(i);
-  const int nb = static_cast<int>(bounded.size());
-  C_.resize(nb, dim);
-  Eigen::VectorXd d(nb);
-  for (int k = 0; k < nb; ++k) {
-    C_.row(k) = Z_.row(bounded[k]);
-    d[k] = x[bounded[k]];
+  // The Gram matrix of every column, [A; E][A; E]ᵀ; a pass subtracts the held ones.
+  Eigen::MatrixXd B(nv_, m_);
+  B << A_, E_;
+  G_all_.setZero(nv_, nv_);
+  G_all_.selfadjointView<Eigen::Lower>().rankUpdate(B);
+  G_all_.triangularView<Eigen::StrictlyUpper>() = G_all_.transpose();
+  const double x_scale = std::max(x.cwiseAbs().maxCoeff(), 1e-300);
+  double column_scale = 0;
+  for (int k = 0; k < m_; ++k) column_scale = std::max(column_scale, B.col(k).norm());
+
+  held_.assign(m_, 0);
+  bool settled = false;
+  for (int pass = 0; pass < kMaxPasses && !settled; ++pass) {
+    report.pivots = pass + 1;
+    G_ = G_all_;
+    for (int k = 0; k < m_; ++k)
+      if (held_[k]) G_.noalias() -= B.col(k) * B.col(k).transpose();
+    solve_piece(x, tau);
+    // (LT4): the multipliers' scale for the decisions.
+    const double dual_scale = column_scale * std::max({tau.cwiseAbs().maxCoeff(), tau_new_.cwiseAbs().maxCoeff(),
+                                                       nu_ > 0 ? mu_.cwiseAbs().maxCoeff() : 0.0, 1e-300});
+    settled = true;
+    for (int k = 0; k < m_; ++k) {
+      if (!nonnegative[k]) continue;
+      if (held_[k]) {
+        const double lambda_k = -A_.col(k).dot(tau_new_) + E_.col(k).dot(mu_) - epsilon_ * x[k];
+        if (lambda_k < -kActiveTolerance * dual_scale) held_[k] = 0, settled = false;
+      } else if (x[k] + delta_[k] < -kActiveTolerance * x_scale) {
+        held_[k] = 1, settled = false;
+      }
+    }
   }
-  const LemkeResult result = dual_.solve(Q, c, C_, d, w_);
-  report.pivots = result.pivots;
-  if (!result.solved()) return false;
-  Eigen::VectorXd x_new = x + Z_ * w_;
-  const double bound = kFeasibility * std::max(x.cwiseAbs().maxCoeff(), 1e-300);
-  for (int k : bounded) {
-    if (x_new[k] < -bound) return false;
+  if (!settled) return false;
+  const double delta_norm = delta_.cwiseAbs().maxCoeff();
+  if (nu_ > 0 && (E_ * delta_).cwiseAbs().maxCoeff() > kBalanceTolerance * column_scale * std::max(delta_norm, 1e-300))
+    return false;
+  Eigen::VectorXd x_new = x + delta_;
+  for (int k = 0; k < m_; ++k) {
+    if (!nonnegative[k]) continue;
+    if (x_new[k] < -kFeasibility * x_scale) return false;
     x_new[k] = std::max(x_new[k], 0.0);
   }
-  const Eigen::VectorXd dtau = A_ * w_;
-  report.changed = dtau.norm() > 1e-12 * std::max(tau.norm(), 1e-300);
+  report.changed = (tau_new_ - tau).norm() > 1e-12 * std::max(tau.norm(), 1e-300);
   x = x_new;
-  tau -= dtau;
+  tau = tau_new_;
   return true;
 }
 

@@ -4,18 +4,32 @@
 // Once v⁺ is known, the impulse balance of the step (id_problem.hpp ID1) is
 //   Pᵀτ + Jᵀp = r,   r = M(v⁺ − v*)                                                          (LT1)
 // Its driven rows give τ = P(r − Jᵀp); the others (the floating base, free bodies, undriven joints;
-// U selects them) are conditions on p alone: U Jᵀ p = U r. So every p′ = p + Z w with Z spanning
-// ker(U Jᵀ) (over the impulse components allowed to change), τ′ = τ − P Jᵀ Z w, gives the same v⁺:
-// M Δv = PᵀΔτ + JᵀZw = (I − PᵀP) JᵀZw = Uᵀ U JᵀZw = 0. Where that kernel is not trivial the impulses
+// U selects them) are conditions on p alone: U Jᵀ p = U r. So every p′ = p + δ with δ ∈ ker(U Jᵀ)
+// (over the impulse components allowed to change), τ′ = τ − P Jᵀ δ, gives the same v⁺:
+// M Δv = PᵀΔτ + JᵀΔp = (I − PᵀP) Jᵀδ = Uᵀ U Jᵀδ = 0. Where that kernel is not trivial the impulses
 // are indeterminate (four feet down; three feet with twelve driven joints) and principal pivoting
 // returns a vertex of the polytope p_N ≥ 0: a foot carrying nothing while touching, whose next
-// round-off lifts it, and a τ that jumps when the vertex changes. The choice here:
-//   minimise  ½‖τ − P Jᵀ Z w‖² + ½ε‖w‖²   s.t.  p_N + (Z w)_N ≥ 0 on the binding normal rows     (LT2)
+// round-off lifts it, and a τ that jumps when the vertex changes. The choice here, with A = P Jᵀ and
+// E = U Jᵀ:
+//   minimise  ½‖τ − A δ‖² + ½ε‖δ‖²   s.t.  E δ = 0,  p_N + δ_N ≥ 0 on the binding normal rows     (LT2)
 // strictly convex (ε > 0), so the choice is unique and continuous in the problem's data. Normal rows
 // that are not binding (N v⁺ + φ/dt > 0) keep p_N = 0 and are not variables; tangent rows are free
-// (no-slip: no friction bound). (LT2) is solved through its dual (dual_qp.hpp), the monotone LCP
-//   λ ≥ 0 ⊥ C Q⁻¹Cᵀ λ + (d − C Q⁻¹ c) ≥ 0,   w = Q⁻¹(Cᵀλ − c)                                (LT3)
-// with Q = AᵀA + εI, A = P Jᵀ Z, c = −Aᵀτ, C = Z_N, d = p_N.
+// (no-slip: no friction bound).
+//
+// Solved in the coordinates' space, not the impulses' [mine]: with W the bounded rows held at p′ = 0
+// and F the others, stationarity of (LT2) reads εδ_F = A_Fᵀ τ′ − E_Fᵀ μ, so δ_F ∈ range(B_Fᵀ), B = Jᵀ
+// (nv×m): at most nv dimensions whatever the number of contacts m. With the Gram matrix factored as
+// B_F B_Fᵀ = C Cᵀ (C: nv×r, r = rank B_F, from a pivoted Cholesky factorisation), B_F = C Vᵀ for an orthonormal basis V
+// (m×r) of that range, so A_F V = C_A and E_F V = C_E (the rows of C at driven and undriven
+// coordinates), and (LT2) on F is the nv-sized
+//   minimise  ½‖τ + A_W x_W − C_A y‖² + ½ε‖y‖²   s.t.  C_E y = E_W x_W,   δ_F = V y              (LT3)
+// solved on the null space of its constraint. W is found by the primal–dual active-set method
+// (Hintermüller, Ito & Kunisch 2002, the semismooth Newton method on p′_k = max(0, p′_k − λ_k)): W
+// gets the rows (LT3) drives below 0 and loses those whose multiplier
+//   λ_k = −a_kᵀτ′ + e_kᵀμ − εx_k   (k ∈ W; a_k, e_k the driven and undriven parts of B's column)     (LT4)
+// is negative; it stops when W repeats, which is then the KKT point of (LT2). Each pass costs O(m nv²)
+// (the Gram matrix) + O(nv³): linear in the contacts. (The previous solver went through Z = ker E,
+// m × (m − rank E), and Lemke on the m×m dual: O(m³); 800 µs at 128 contacts.)
 //
 // Right inverse: (τ′, p′) meets (LT1) with the same v⁺ and p′_N ≥ 0 only on binding rows, so it is a
 // KKT point of the forward no-slip projection under τ′; that projection is strictly convex, so the
@@ -26,19 +40,18 @@
 #include <Eigen/Dense>
 #include <vector>
 
-#include "control/inverse_dynamics/dual_qp.hpp"
-
 namespace impetus {
 
 struct LeastTorqueReport {
-  int freedom = 0;        // dim Z: the dimension of the indeterminate impulses
-  int pivots = 0;         // Lemke's pivots on (LT3)
+  int freedom = 0;        // dim ker E: the dimension of the indeterminate impulses
+  int pivots = 0;         // active-set passes of (LT3)
   bool changed = false;   // τ moved (the input was not already the least-‖τ‖ choice)
 };
 
 /// Z: an orthonormal basis (m × dim) of ker(U Jᵀ) (LT1), U the rows of the coordinates no actuator
 /// drives; Jt (nv×m) the columns Jᵀ of the impulse components that may change. From the pivoted QR of
-/// (U Jᵀ)ᵀ: its trailing Householder columns.
+/// (U Jᵀ)ᵀ: its trailing Householder columns. (id_qp's Stage II face; LeastTorqueSelection itself
+/// never forms it.)
 void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z);
 
 class LeastTorqueSelection {
@@ -46,14 +59,25 @@ class LeastTorqueSelection {
   /// Jt (nv×m): the columns Jᵀ of the m impulse components that may change; nonnegative (m): 1 for a
   /// binding normal row (p ≥ 0), 0 for a free (tangent) row; actuated (na): the driven coordinates.
   /// x (m) and tau (na) hold a solution of (LT1) on input and the least-‖τ‖ one on output. False (x,
-  /// tau untouched) when Lemke fails on (LT3).
+  /// tau untouched) when the active-set method does not settle or ends off (LT1).
   bool select(const Eigen::MatrixXd& Jt, const std::vector<char>& nonnegative, const std::vector<int>& actuated,
               Eigen::VectorXd& x, Eigen::VectorXd& tau, LeastTorqueReport& report);
 
  private:
-  DualQp dual_;
-  Eigen::MatrixXd Z_, A_, C_;
-  Eigen::VectorXd w_;
+  /// (LT3) on the free set (held_ false): δ (m) and τ′ = τ − Aδ (na), μ (nu); false when its
+  /// constraint cannot be met.
+  bool solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau);
+
+  int nv_ = 0, na_ = 0, nu_ = 0, m_ = 0;
+  double epsilon_ = 0;
+  std::vector<int> driven_rows_, undriven_rows_;   // coordinate indices, in the order of A and E
+  std::vector<char> held_;                         // (m) in W
+  /// G_ = Πᵀ L Lᵀ Π to its numerical rank r (returned): L_ (nv×nv, first r columns), perm_ = Π.
+  int factor_gram();
+
+  std::vector<int> perm_;
+  Eigen::MatrixXd A_, E_, G_all_, G_, S_, L_, At_, Et_, Zy_, Qy_;
+  Eigen::VectorXd delta_, tau_new_, mu_, eta_, y_, b_, e_;
 };
 
 }  // namespace impetus
