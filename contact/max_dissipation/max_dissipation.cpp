@@ -186,19 +186,6 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   stats.iterations = report.phase_one_iterations;
   if (!phase_one_ok) return keep_phase_one("");
 
-  // (MD11) Phase I already at rest: its point is phase II's optimum to the interior point's own gap.
-  const double energy_scale = std::max(report.kinetic_energy_star, 0.5 * mass * vbar * vbar);
-  if (options_.rest_shortcut && !options_.trace && !closed && !report.phase_one_by_fallback &&
-      report.kinetic_energy_phase_one <= options_.gap_tolerance * energy_scale) {
-    report.phase_two_accepted = true;
-    report.phase_two_status = InteriorPointStatus::Solved;
-    report.kinetic_energy_phase_two = report.kinetic_energy_phase_one;
-    result.v_plus = report.v_phase_one;
-    result.p_N = ws.p1_.head(nc);
-    result.p_L = ws.p1_.tail(nl);
-    return;
-  }
-
   // Phase II.
   if (closed) {
     ws.layout_.contact_offset.assign(1, 0);
@@ -218,6 +205,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   // Acceptance (MD9).
   const double eps = options_.check_tolerance;
   const double pbar = std::max(kappa, impulse_scale);
+  const double energy_scale = std::max(report.kinetic_energy_star, 0.5 * mass * vbar * vbar);
   std::string why;
   if (!usable) {
     why = std::string("phase II: interior point ") + to_string(ws.ipm_result_.status) + " (" + ws.ipm_result_.message + ")";

@@ -67,14 +67,6 @@
 // costs phase II's Newton systems fill (their multipliers couple every contact of two bodies).
 // (MD9) still checks every row.
 //
-// At rest (MD11). When phase I leaves KE(v⁺_I) ≤ ε_gap·E (ε_gap = gap_tolerance, E of MD9), phase I's
-// point (p_N^I, 0, p_L^I), which is feasible for phase II (MD8), is returned as phase II's: with v⁺_II the
-// optimum of phase II over its convex feasible set, which contains v⁺_I,
-//   ½‖v⁺_I − v⁺_II‖²_M ≤ KE(v⁺_I) − KE(v⁺_II) ≤ KE(v⁺_I) ≤ ε_gap·E,
-// the accuracy the interior point's own gap criterion gives its answer. A resting stack meets it every
-// step (KE(v⁺_I)/E ~ 1e-24 on scenes/stack10.xml): it needs no friction, and the friction impulse, not
-// unique there, is reported as 0.
-//
 // Acceptance (MD9). Phase II is kept when the interior-point method reports it usable (interior_point.hpp
 // IP6, at the tolerance or the acceptable tolerance) and v⁺ = v* + M⁻¹(Nᵀp_N + Sᵀp_S + Tᵀp_T + Lᵀp_L), recomputed from the impulses, passes
 //   N v⁺ + φ/dt ≥ −ε v̄,   ‖p_t‖ ≤ μ p_N + c + ε p̄,   Σ p_N ≤ κ + ε p̄,   KE(v⁺) ≤ KE(v⁺_I) + ε E,
@@ -157,9 +149,6 @@ struct MaxDissipationOptions {
   /// (single_contact.hpp), certified by its optimality conditions; false sends it to the interior
   /// point like every other island (tests compare the two). The trace option also sends it there.
   bool single_contact_closed_form = true;
-  /// (MD11): phase II is skipped when phase I leaves KE(v⁺_I) ≤ gap_tolerance·E; false always solves it.
-  /// The trace option also solves it.
-  bool rest_shortcut = true;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static MaxDissipationOptions parse(const ModelOptions& options);
