@@ -28,13 +28,13 @@ struct Registration {
 // In the order of DESIGN.md; `impetus models` lists them in this order.
 const std::vector<Registration>& registry() {
   static const std::vector<Registration> kRegistry = {
-      {{"stewart_trinkle", "velocity-level LCP with a k-edge friction pyramid (Stewart-Trinkle / Anitescu-Potra), Lemke"},
+      {{"stewart_trinkle", "velocity-level LCP with a k-edge friction pyramid (Stewart-Trinkle / Anitescu-Potra), Lemke", {}},
        &StewartTrinkleModel::create},
-      {{"no_slip", "no slip at any contact (seed 000), velocity level; normal LCP by principal pivoting"},
+      {{"no_slip", "no slip at any contact (seed 000), velocity level; normal LCP by principal pivoting", {}},
        &NoSlipModel::create},
-      {{"viscous", "purely viscous friction (seed 000), implicit; normal LCP by principal pivoting"},
+      {{"viscous", "purely viscous friction (seed 000), implicit; normal LCP by principal pivoting", {}},
        &ViscousModel::create},
-      {{"max_dissipation", "maximum dissipation (seed 002): frictionless QP, then least kinetic energy in the friction cone under a normal-impulse budget; interior point"},
+      {{"max_dissipation", "maximum dissipation (seed 002): frictionless QP, then least kinetic energy in the friction cone under a normal-impulse budget; interior point", {}},
        &MaxDissipationModel::create},
       {{"ecp", "equivalent contact point of a body's convex hull on a plane (seed 003), geometrically implicit; semismooth Newton",
         {.hull_plane_pairs = true}},

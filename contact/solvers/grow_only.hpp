@@ -1,8 +1,8 @@
 // Grow-only buffers: the storage of a contact model's workspace (ContactModel::make_workspace).
 //
-// The workspace contract: one workspace per thread solves the islands of a step in turn, whatever their
-// sizes, and allocates nothing once it has seen the largest (so the buffers of a thousand one-contact
-// islands stay in cache, where a workspace per island is cold for each). Eigen reallocates a VectorXd or
+// The workspace contract: a workspace may solve many islands in turn, whatever their sizes, and allocates
+// nothing once it has seen the largest (so that one workspace can serve a thousand one-contact islands
+// from cache, where a workspace per island is cold for each). Eigen reallocates a VectorXd or
 // MatrixXd on every change of size; a grow-only buffer is a pair
 //
 //   Eigen::VectorXd x_storage;      the storage, at the largest size asked for (the high-water mark)

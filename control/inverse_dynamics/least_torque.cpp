@@ -87,7 +87,7 @@ int LeastTorqueSelection::factor_gram() {
   return r;
 }
 
-bool LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau) {
+void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau) {
   // b = τ + A_W x_W, e = E_W x_W: the held rows' δ_k = −x_k moved to the right-hand side.
   b_ = tau;
   e_.setZero(nu_);
@@ -149,7 +149,6 @@ bool LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
     z.head(q) = qr.matrixR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(g.head(q));
     mu_ = qr.colsPermutation() * z;
   }
-  return true;
 }
 
 bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<char>& nonnegative,

@@ -64,9 +64,9 @@ class LeastTorqueSelection {
               Eigen::VectorXd& x, Eigen::VectorXd& tau, LeastTorqueReport& report);
 
  private:
-  /// (LT3) on the free set (held_ false): δ (m) and τ′ = τ − Aδ (na), μ (nu); false when its
-  /// constraint cannot be met.
-  bool solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau);
+  /// (LT3) on the free set (held_ false): δ (m) and τ′ = τ − Aδ (na), μ (nu). Whether its constraint
+  /// was met is checked by the caller (kBalanceTolerance).
+  void solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau);
 
   int nv_ = 0, na_ = 0, nu_ = 0, m_ = 0;
   double epsilon_ = 0;

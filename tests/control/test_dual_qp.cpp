@@ -54,9 +54,15 @@ TEST(DualQp, MeetsItsKktConditionsOnABox) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_GE(w[i], -kTolerance);
     EXPECT_LE(w[i], 1 + kTolerance);
-    if (w[i] > kTolerance && w[i] < 1 - kTolerance) EXPECT_NEAR(gradient[i], 0, kTolerance);
-    if (w[i] <= kTolerance) EXPECT_GE(gradient[i], -kTolerance);
-    if (w[i] >= 1 - kTolerance) EXPECT_LE(gradient[i], kTolerance);
+    if (w[i] > kTolerance && w[i] < 1 - kTolerance) {
+      EXPECT_NEAR(gradient[i], 0, kTolerance);
+    }
+    if (w[i] <= kTolerance) {
+      EXPECT_GE(gradient[i], -kTolerance);
+    }
+    if (w[i] >= 1 - kTolerance) {
+      EXPECT_LE(gradient[i], kTolerance);
+    }
   }
 }
 
