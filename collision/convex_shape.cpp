@@ -187,7 +187,10 @@ Eigen::AlignedBox3d world_bounds(const ConvexShape& s, const Eigen::Isometry3d& 
     }
     case ConvexShape::Kind::kPolytope: {
       // Exact bounds: h(±e_k) per world axis, the support of the six directions in one pass over the
-      // vertices (the same numbers as six calls of support()).
+      // vertices (the same numbers as six calls of support()). d_k = R_WGᵀe_k is e_k in G, and
+      // R_WGᵀ(−e_k) is −d_k entry by entry; a dot product negated in every factor is the negated dot
+      // product to the bit (rounding to nearest is symmetric about 0), so h(−e_k) = −min_v d_k·v: three dot products
+      // per vertex instead of six.
       Eigen::AlignedBox3d box;
       if (!s.box_half.isZero()) {
         for (int k = 0; k < 3; ++k) {
@@ -197,19 +200,26 @@ Eigen::AlignedBox3d world_bounds(const ConvexShape& s, const Eigen::Isometry3d& 
         }
         return box;
       }
-      Eigen::Vector3d d[6];   // R_WGᵀ(±e_k) in G: +e_k at 2k, −e_k at 2k + 1
-      double h[6];
-      for (int k = 0; k < 3; ++k) {
-        d[2 * k] = R.transpose() * Eigen::Vector3d::Unit(k);
-        d[2 * k + 1] = R.transpose() * -Eigen::Vector3d::Unit(k);
+      // Six running extremes in registers (arrays of them went through memory on every vertex).
+      const Eigen::Vector3d d0 = R.transpose() * Eigen::Vector3d::Unit(0);
+      const Eigen::Vector3d d1 = R.transpose() * Eigen::Vector3d::Unit(1);
+      const Eigen::Vector3d d2 = R.transpose() * Eigen::Vector3d::Unit(2);
+      constexpr double kInf = std::numeric_limits<double>::infinity();
+      double max0 = -kInf, max1 = -kInf, max2 = -kInf, min0 = kInf, min1 = kInf, min2 = kInf;
+      for (const Eigen::Vector3d& v : s.polytope->vertices) {
+        const double h0 = d0.dot(v), h1 = d1.dot(v), h2 = d2.dot(v);
+        max0 = std::max(max0, h0);
+        min0 = std::min(min0, h0);
+        max1 = std::max(max1, h1);
+        min1 = std::min(min1, h1);
+        max2 = std::max(max2, h2);
+        min2 = std::min(min2, h2);
       }
-      std::fill(h, h + 6, -std::numeric_limits<double>::infinity());
-      for (const Eigen::Vector3d& v : s.polytope->vertices)
-        for (int i = 0; i < 6; ++i) h[i] = std::max(h[i], d[i].dot(v));
+      const double h_max[3] = {max0, max1, max2}, h_min[3] = {min0, min1, min2};
       for (int k = 0; k < 3; ++k) {
         const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
-        box.min()[k] = -((-e).dot(c) + h[2 * k + 1]);
-        box.max()[k] = e.dot(c) + h[2 * k];
+        box.min()[k] = -((-e).dot(c) - h_min[k]);
+        box.max()[k] = e.dot(c) + h_max[k];
       }
       return box;
     }
