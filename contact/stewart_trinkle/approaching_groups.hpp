@@ -20,7 +20,11 @@
 // of G push in (w_N < 0) join G and Lemke runs again — at most ng rounds, the last one being the
 // whole LCP. Lemke's certificate (L6) is evaluated on the whole problem, not on the restriction. Any
 // restricted attempt that Lemke does not solve, or a failure the omitted rows do not explain, hands
-// the problem to the plain Lemke solve on all groups (stewart_trinkle.cpp), as before ST11.
+// the problem to the plain Lemke solve on all groups (stewart_trinkle.cpp), as before ST11. So does a
+// round that only a regularised retry (L7) solved (result.attempts > 1), but its z — certified on the
+// whole problem — stays the answer unless the plain attempt on all groups solves: a retry answers a
+// perturbed problem, and on vision60 (bench_corpus_robots) the plain attempt on the restricted groups
+// failed where the one on all groups solves (ST11 fallbacks 5 → 1).
 #pragma once
 
 #include <Eigen/Dense>

@@ -64,13 +64,27 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
   if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, ws.z_, warm_residual)) {
     lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
     lemke.attempts = 1;
-  } else if (ws.approaching_->solve(problem, ws.lcp_, ws.lemke_, options_.tolerance, ws.z_, lemke)) {
-    // (ST11): Lemke on the groups that can be loaded; the others meet (ST2)–(ST5) as checked.
   } else {
-    assemble_stewart_trinkle_matrix(ws.lcp_);
-    ws.q_lemke_ = ws.lcp_.q;
-    lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);
-    ws.z_ = ws.z_lemke_;
+    // (ST11): Lemke on the groups that can be loaded; the others meet (ST2)–(ST5) as checked. A round
+    // that only a regularised retry solved hands over too (approaching_groups.hpp), but its certified z
+    // stays the answer unless the plain attempt on the whole LCP solves.
+    LemkeResult restricted;
+    const bool by_groups = ws.approaching_->solve(problem, ws.lcp_, ws.lemke_, options_.tolerance, ws.z_, restricted);
+    if (by_groups && restricted.attempts == 1) {
+      lemke = restricted;
+    } else {
+      assemble_stewart_trinkle_matrix(ws.lcp_);
+      ws.q_lemke_ = ws.lcp_.q;
+      lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);
+      if (by_groups) {
+        const int pivots = restricted.pivots + lemke.pivots;
+        if (!(lemke.solved() && lemke.attempts == 1)) lemke = restricted;   // ws.z_ holds its z
+        else ws.z_ = ws.z_lemke_;
+        lemke.pivots = pivots;
+      } else {
+        ws.z_ = ws.z_lemke_;
+      }
+    }
   }
 
   // (ST8) per group, shared among its members (ST9); then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T] over

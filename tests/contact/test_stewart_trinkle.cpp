@@ -518,6 +518,35 @@ TEST(StewartTrinkle, NaoRestingOnItsJointLimitsIsSolvedToTheCertificate) {
   }
 }
 
+TEST(StewartTrinkleModel, ARoundOfTheGroupsThatOnlyARetrySolvedHandsOverToTheWholeLcp) {
+  // vision60 walking onto its knees (bench_corpus_robots --robot vision60 --dump-problems): nv = 22 and
+  // 34 contacts (step 1213) or 48 (step 1709), so D = J W Jᵀ has rank ≤ 22 for 102 or 144 rows. ST11's
+  // groups (16 and 32 of them) were solved only by Lemke's regularised retry (the plain attempt on the
+  // restriction: certificate failed at ρ = 0.21 on step 1213), which the model reported as a fallback,
+  // while the plain attempt on all groups solves step 1213 (ρ ~ 1e-12). Step 1709's plain attempt on
+  // all groups fails too: the retry's certified answer must stay, not turn into a failure.
+  const std::string data = IMPETUS_SOURCE_DIR "/tests/contact/data/vision60_st11_step";
+  {
+    const ProblemDump dump = read_problem_dump(data + "1213.icp");
+    ASSERT_EQ(dump.problems.size(), 1u);
+    const ContactProblem& p = dump.problems.front()->problem;
+    const ContactResult r = solve(p);
+    ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+    EXPECT_EQ(r.stats.attempts, 1);
+    EXPECT_LE(r.stats.residual, StewartTrinkleOptions{}.tolerance);
+    expect_complementary(p, r, "vision60 step 1213");
+  }
+  {
+    const ProblemDump dump = read_problem_dump(data + "1709.icp");
+    ASSERT_EQ(dump.problems.size(), 1u);
+    const ContactProblem& p = dump.problems.front()->problem;
+    const ContactResult r = solve(p);
+    ASSERT_NE(r.stats.status, SolveStatus::Failed) << r.stats.message;
+    EXPECT_LE(r.stats.residual, StewartTrinkleOptions{}.tolerance);
+    expect_complementary(p, r, "vision60 step 1709");
+  }
+}
+
 // ------------------------------------------------------------------ groups that can be loaded (ST11)
 
 TEST(StewartTrinkleModel, AContactThatOtherImpulsesPushInJoinsTheSolve) {
