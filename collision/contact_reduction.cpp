@@ -103,20 +103,30 @@ double ContactReducer::merge(std::vector<PairContact>& points) {
   by_x_.clear();
   for (size_t i = 0; i < n; ++i) by_x_.push_back({points[i].p_W[k], static_cast<int>(i)});
   std::sort(by_x_.begin(), by_x_.end());
+  position_.resize(n);
+  for (size_t e = 0; e < n; ++e) position_[by_x_[e].second] = static_cast<int>(e);
   absorbed_.assign(n, 0);
-  const auto x_below = [](const std::pair<double, int>& e, double x) { return e.first < x; };
   for (size_t i = 0; i < n; ++i) {
     if (absorbed_[i]) continue;
-    for (int after = static_cast<int>(i);;) {
-      const double x = points[i].p_W[k];
+    // Point i as it is now is the input point `source` (itself, or the last it took the place of: a later
+    // point, not yet changed), so its x_k is by_x_'s entry at position_[source], and the entries within
+    // [x − 2·within, x + 2·within] are the run around it: walked outwards instead of searched for.
+    for (int after = static_cast<int>(i), source = static_cast<int>(i);;) {
+      const double x = points[i].p_W[k], lo = x - 2 * within, hi = x + 2 * within;
       int next = -1;   // the first j > after, not absorbed, close to point i as it is now
-      for (auto e = std::lower_bound(by_x_.begin(), by_x_.end(), x - 2 * within, x_below);
-           e != by_x_.end() && e->first <= x + 2 * within; ++e)
-        if (e->second > after && (next < 0 || e->second < next) && !absorbed_[e->second] &&
-            close(points[i].p_W, points[e->second].p_W))
-          next = e->second;
+      const auto consider = [&](const std::pair<double, int>& e) {
+        if (e.second > after && (next < 0 || e.second < next) && !absorbed_[e.second] &&
+            close(points[i].p_W, points[e.second].p_W))
+          next = e.second;
+      };
+      const int centre = position_[source];
+      for (int e = centre; e >= 0 && by_x_[e].first >= lo; --e) consider(by_x_[e]);
+      for (int e = centre + 1; e < static_cast<int>(n) && by_x_[e].first <= hi; ++e) consider(by_x_[e]);
       if (next < 0) break;
-      if (preferred(points[next], points[i])) points[i] = points[next];
+      if (preferred(points[next], points[i])) {
+        points[i] = points[next];
+        source = next;
+      }
       absorbed_[next] = 1;
       after = next;
     }

@@ -55,6 +55,7 @@ class ContactReducer {
   std::vector<Projected> hull_;
   std::vector<PairContact> kept_;
   std::vector<std::pair<double, int>> by_radius_, by_x_;
+  std::vector<int> position_;   // of each input point in by_x_
   std::vector<char> absorbed_;
 
 };
