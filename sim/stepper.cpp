@@ -100,12 +100,13 @@ void Stepper::solve_contacts() {
   data_.impulse.assign(data_.contacts.size(), Eigen::Vector3d::Zero());
   data_.results.resize(data_.islands.size());
   data_.island_energy_change.resize(data_.islands.size());
-  while (island_buffers_.size() < data_.islands.size())
-    island_buffers_.push_back({contact_model_->make_workspace(), Eigen::VectorXd()});
   // Islands share no tree and no contact: each writes only its own slots, so the bits are those of a
   // sequential loop whatever the thread count.
-  auto solve = [this](int k, int) { solve_island(k); };
-  pool_.run(static_cast<int>(data_.islands.size()), solve);
+  const int islands = static_cast<int>(data_.islands.size());
+  while (static_cast<int>(chunk_buffers_.size()) < pool_.chunks(islands))
+    chunk_buffers_.push_back({contact_model_->make_workspace(), Eigen::VectorXd()});
+  auto solve = [this, islands](int k, int) { solve_island(k, chunk_buffers_[pool_.chunk_of(k, islands)]); };
+  pool_.run(islands, solve);
 
   // Statistics in island order (the energy's sum in a fixed order).
   StepStatistics& s = data_.stats;
@@ -123,8 +124,7 @@ void Stepper::solve_contacts() {
   report_contacts();
 }
 
-void Stepper::solve_island(int k) {
-  IslandBuffers& buffers = island_buffers_[k];
+void Stepper::solve_island(int k, ChunkBuffers& buffers) {
   const MultibodyModel& mb = model_.multibody;
   const Island& island = data_.islands[k];
   const ContactProblem& problem = data_.problems[k];
@@ -141,7 +141,7 @@ void Stepper::solve_island(int k) {
     else v_plus = result.v_plus.segment(block.offset, block.size);
     const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
     const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
-    if (buffers.Mv.size() < tree.nv) buffers.Mv.resize(tree.nv);   // the island's largest tree: no resize per tree
+    if (buffers.Mv.size() < tree.nv) buffers.Mv.resize(tree.nv);   // grow-only: no resize per tree
     auto Mv = buffers.Mv.head(tree.nv);
     Mv.noalias() = M * v_plus;
     const double twice_kinetic_plus = v_plus.dot(Mv);

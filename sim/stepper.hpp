@@ -70,15 +70,16 @@ class Stepper {
   void resolve_joint_friction();
   void assemble_contact_problems(const State& state);
   void solve_contacts();
-  /// Stage 6's buffers for the k-th island of a step, whatever thread solves it. One per island slot, not
-  /// per thread: an island that keeps its size from step to step (a settled scene) finds its buffers at that
-  /// size and allocates nothing, where a thread's buffers would be resized between islands of different
-  /// sizes (Eigen reallocates on every change of size).
-  struct IslandBuffers {
+  /// Stage 6's buffers for one chunk of islands (WorkerPool::chunk_of: with one thread, every island; with
+  /// more, a contiguous run of islands always solved together by one thread). Not one per island: a thousand
+  /// one-contact islands would each find theirs cold in memory, where a chunk's stay in cache from island to
+  /// island. The model's workspace keeps its buffers at their high-water mark (contact/solvers/grow_only.hpp),
+  /// so the islands of other sizes a chunk solves in turn allocate nothing once it has seen the largest.
+  struct ChunkBuffers {
     std::unique_ptr<ContactWorkspace> workspace;   // the model's make_workspace()
-    Eigen::VectorXd Mv;                            // (nv of a tree) scratch: M v⁺, M v*
+    Eigen::VectorXd Mv;                            // (nv of the largest tree seen) scratch: M v⁺, M v*
   };
-  void solve_island(int k);
+  void solve_island(int k, ChunkBuffers& buffers);
   void report_contacts();
   void integrate_state(State& state);
 
@@ -87,7 +88,7 @@ class Stepper {
   std::string contact_model_name_;
   std::unique_ptr<const ContactModel> contact_model_;
   WorkerPool pool_;                        // stage 6's threads
-  std::vector<IslandBuffers> island_buffers_;    // stage 6's buffers, one per island slot (grown, never shrunk)
+  std::vector<ChunkBuffers> chunk_buffers_;      // stage 6's buffers, one per chunk of islands (grown, never shrunk)
   CollisionDetector detector_;
   StepData data_;
   ControlStage control_;                   // stage 3

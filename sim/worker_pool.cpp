@@ -70,7 +70,7 @@ void WorkerPool::work(int thread) {
 }
 
 void WorkerPool::run_erased(int items, void* f, Call call) {
-  if (workers_.empty() || items <= 1) {
+  if (sequential(items)) {
     for (int item = 0; item < items; ++item) call(f, item, 0);
     return;
   }
@@ -79,9 +79,7 @@ void WorkerPool::run_erased(int items, void* f, Call call) {
     f_ = f;
     call_ = call;
     items_ = items;
-    // Contiguous chunks, a few per thread: neighbouring items write neighbouring memory (false sharing
-    // otherwise), and a thread that runs late still finds work.
-    chunk_ = std::max(1, items / (threads() * kChunksPerThread));
+    chunk_ = chunk_size(items);
     next_.store(0);
     error_ = nullptr;
     open_ = true;

@@ -5,6 +5,7 @@
 // A call allocates nothing, so the step loop stays allocation-free once warm.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -33,9 +34,19 @@ class WorkerPool {
     run_erased(items, &f, [](void* fp, int item, int thread) { (*static_cast<F*>(fp))(item, thread); });
   }
 
+  /// run() hands the items out in contiguous chunks, each run whole by one thread: chunks(items) of them, item
+  /// in chunk chunk_of(item, items) (one chunk when run() loops on the caller alone). Buffers kept per chunk
+  /// are used by one thread at a time and, while the item count stays, always by the same items.
+  int chunks(int items) const { return sequential(items) ? 1 : (items + chunk_size(items) - 1) / chunk_size(items); }
+  int chunk_of(int item, int items) const { return sequential(items) ? 0 : item / chunk_size(items); }
+
  private:
   using Call = void (*)(void* f, int item, int thread);
   void run_erased(int items, void* f, Call call);
+  bool sequential(int items) const { return workers_.empty() || items <= 1; }
+  /// Contiguous chunks, a few per thread: neighbouring items write neighbouring memory (false sharing
+  /// otherwise), and a thread that runs late still finds work.
+  int chunk_size(int items) const { return std::max(1, items / (threads() * kChunksPerThread)); }
   void work(int thread);
   void drain(int thread);
 

@@ -1,5 +1,6 @@
 // sim/worker_pool.hpp: every item runs exactly once, on a thread index in range, for any item count around
-// the chunk size; an exception thrown by an item reaches the caller after the other items ran.
+// the chunk size; the items of one chunk (chunk_of) run on one thread; an exception thrown by an item reaches
+// the caller after the other items ran.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -24,6 +25,37 @@ TEST(WorkerPool, EveryItemRunsOnceOnAThreadOfThePool) {
         ASSERT_EQ(runs[k], 1) << threads << " threads, " << items << " items, item " << k;
         ASSERT_GE(thread_of[k], 0);
         ASSERT_LT(thread_of[k], threads);
+      }
+    }
+  }
+}
+
+TEST(WorkerPool, TheItemsOfAChunkRunOnOneThread) {
+  // What makes buffers kept per chunk (the stepper's contact workspaces) safe: no two threads share a chunk.
+  for (int threads : {1, 2, 4}) {
+    WorkerPool pool(threads);
+    for (int items : {0, 1, 2, 7, 64, 1001}) {
+      const int chunks = pool.chunks(items);
+      ASSERT_GE(chunks, 1);
+      std::vector<int> thread_of(items, -1);
+      auto item = [&](int k, int thread) { thread_of[k] = thread; };
+      for (int run = 0; run < 20; ++run) {
+        pool.run(items, item);
+        std::vector<int> thread_of_chunk(chunks, -1);
+        for (int k = 0; k < items; ++k) {
+          const int c = pool.chunk_of(k, items);
+          ASSERT_GE(c, 0);
+          ASSERT_LT(c, chunks);
+          if (k > 0) {   // chunks are contiguous runs of items, in order
+            const int step = c - pool.chunk_of(k - 1, items);
+            ASSERT_TRUE(step == 0 || step == 1) << threads << " threads, " << items << " items, item " << k;
+          }
+          if (thread_of_chunk[c] < 0) thread_of_chunk[c] = thread_of[k];
+          ASSERT_EQ(thread_of[k], thread_of_chunk[c]) << threads << " threads, " << items << " items, item " << k;
+        }
+        if (items > 0) {
+          EXPECT_EQ(pool.chunk_of(items - 1, items), chunks - 1);
+        }
       }
     }
   }
