@@ -8,6 +8,8 @@
 #include <deque>
 #include <memory>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "tests/contact/problem_builder.hpp"
@@ -568,6 +570,47 @@ TEST(MaxDissipationModel, AWorkspaceReusingItsSymbolicAnalysisGivesTheBitsOfAFre
     EXPECT_TRUE(reused.v_plus == fresh.v_plus && reused.p_N == fresh.p_N && reused.p_S == fresh.p_S &&
                 reused.p_T == fresh.p_T);
     EXPECT_EQ(reused.stats.iterations, fresh.stats.iterations);
+  }
+}
+
+TEST(MaxDissipationModel, IslandsOfDifferentPatternsTakingTurnsInOneWorkspaceGetAFreshOnesBits) {
+  // The stepper hands one workspace all the islands of a chunk in turn (sim/stepper.hpp), so the kept
+  // analysis of one island's KKT pattern must never serve another's. Sharpest case: two 2×2×2 piles
+  // with as many contacts and nonzeros but the one diagonal contact on another body pair, so K has the
+  // same order and nonzero count and a different pattern; solved alternately, each gets a fresh
+  // workspace's bits.
+  auto pattern = [](const SparseRows& X) {
+    std::vector<std::pair<int, int>> entries;
+    for (int r = 0; r < X.outerSize(); ++r)
+      for (SparseRows::InnerIterator it(X, r); it; ++it) entries.emplace_back(r, static_cast<int>(it.col()));
+    return entries;
+  };
+  std::deque<Pile> piles;
+  const Pile* a = nullptr;
+  const Pile* b = nullptr;
+  for (unsigned seed = 1; seed <= 200 && b == nullptr; ++seed) {
+    const Pile& p = piles.emplace_back(2, 2, 0.4, seed);
+    for (const Pile& q : piles)
+      if (b == nullptr && q.problem->nc == p.problem->nc && q.problem->N.nonZeros() == p.problem->N.nonZeros() &&
+          pattern(q.problem->N) != pattern(p.problem->N)) {
+        a = &q;
+        b = &p;
+      }
+  }
+  ASSERT_NE(b, nullptr) << "no two piles of the same size and another pattern among 200 seeds";
+  const MaxDissipationModel model;
+  const std::unique_ptr<ContactWorkspace> shared = model.make_workspace();
+  for (int turn = 0; turn < 6; ++turn) {
+    const ContactProblem& P = *(turn % 2 == 0 ? a : b)->problem;
+    ContactResult reused, fresh;
+    model.solve(P, reused, *shared);
+    const std::unique_ptr<ContactWorkspace> new_workspace = model.make_workspace();
+    model.solve(P, fresh, *new_workspace);
+    ASSERT_EQ(fresh.stats.status, SolveStatus::Solved) << fresh.stats.message;
+    EXPECT_TRUE(reused.v_plus == fresh.v_plus && reused.p_N == fresh.p_N && reused.p_S == fresh.p_S &&
+                reused.p_T == fresh.p_T)
+        << "turn " << turn;
+    EXPECT_EQ(reused.stats.iterations, fresh.stats.iterations) << "turn " << turn;
   }
 }
 
