@@ -3,6 +3,8 @@
 #include "control/inverse_dynamics/least_torque.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 namespace impetus {
@@ -101,6 +103,13 @@ double IdQp::phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std
   return p.sum();
 }
 
+LemkeResult IdQp::solve_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z) {
+  LemkeResult result = stage_one(cp, c, false, z);
+  if (!result.solved()) result = stage_one(cp, c, true, z);
+  report_.stage_one_pivots += result.pivots;
+  return result;
+}
+
 void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   const ContactProblem& cp = *problem.contact;
   solution.stats = {};
@@ -137,13 +146,12 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   Eigen::VectorXd z = Eigen::VectorXd::Zero(nz);
   LemkeResult result;
   bool converged = nc == 0;
+  visited_.clear();
+  std::vector<char> best;   // the solved set whose iterate has the least budget mismatch (QP8)
+  double best_mismatch = std::numeric_limits<double>::infinity();
   for (int k = 0; k < kBudgetIterations && nc > 0; ++k) {
     linearize_budget(cp, active);
-    result = stage_one(cp, c, false, z);
-    if (!result.solved()) {
-      result = stage_one(cp, c, true, z);
-      }
-    report_.stage_one_pivots += result.pivots;
+    result = solve_stage_one(cp, c, z);
     report_.budget_iterations = k + 1;
     if (!result.solved()) break;
     p_ = edges_.B * z;
@@ -153,13 +161,33 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
       converged = true;
       break;
     }
+    const double mismatch = std::abs(kappa_c_ + g_.dot(z) - report_.kappa);
+    if (mismatch < best_mismatch) best_mismatch = mismatch, best = active;
+    visited_.push_back(active);
+    if (std::find(visited_.begin(), visited_.end(), next) != visited_.end()) {   // a cycle (QP8)
+      for (int i = 0; i < nc; ++i) next[i] = next[i] || active[i];
+      if (std::find(visited_.begin(), visited_.end(), next) != visited_.end()) break;
+    }
     active = next;
+  }
+  if (result.solved() && !converged) {
+    if (best != active) {   // the last solved set is not the best: solve it again (deterministic)
+      active = best;
+      linearize_budget(cp, active);
+      result = solve_stage_one(cp, c, z);
+      p_ = edges_.B * z;
+      elimination_.torque(p_, solution.tau);
+      report_.kappa = phase_one(cp, solution.tau, next);
+    }
+    report_.budget_mismatch = std::abs(kappa_c_ + g_.dot(z) - report_.kappa);
   }
   set_lemke_statistics(result, solution.stats, solution.fallbacks);
   if (result.solved() && !converged) {
+    char mismatch[32];
+    std::snprintf(mismatch, sizeof mismatch, "%.3g", report_.budget_mismatch);
     solution.stats.status = SolveStatus::Fallback;
-    solution.stats.message =
-        "phase I's active set did not settle in " + std::to_string(kBudgetIterations) + " iterations";
+    solution.stats.message = "phase I's active set did not settle in " + std::to_string(report_.budget_iterations) +
+                             " iterations; budget off by " + mismatch + " N·s";
     ++solution.fallbacks;
   }
 

@@ -50,6 +50,17 @@
 // same solution, so z = those impulses meets (QP5) with equality: Stage I is feasible), solve, run
 // phase I at the new τ, and stop when its active set is A (at most kBudgetIterations; else Fallback).
 //
+// Cycles of the active set (QP8) [mine]. Phase I's impulses are piecewise affine in τ, and Stage I's τ may
+// land where two active sets meet: the four-foot stance alternates {LF, RF, LH} → {RF, LH, RH} → {LF, RF, LH}
+// (two diagonal feet trading the frictionless support; measured, RightInverse id_qp_coulomb_FourFeetSticking
+// step 6), and no iterate has A(τ(z)) = A. What the right inverse needs of the budget is its value only: at
+// fixed τ the row's gradient is −1_N (QP6's column), so an iterate z is the forward model's optimum up to the
+// mismatch |κ_c + gᵀz − κ(τ(z))| of that one number. On a repeated set the union of the last two is tried
+// (both diagonal feet loaded: the linearisation on the side of the kink the cycle straddles; the other
+// choice, their intersection, led away to a two-foot set and 9e-3 rad/s on the same step); if no set
+// settles, the solved iterate of least mismatch stands, reported as a Fallback with the mismatch
+// (there: 6.6e-8 N·s, q̇_target met to 6.7e-6 rad/s, against 2e-5 N·s and 8.5e-4 rad/s for the last iterate).
+//
 // Stage I as an equilibrium (QP6) [mine]. The right inverse needs z to be the forward phase II's
 // optimum at τ(z): its KKT conditions with τ held fixed, where the rows' gradients are those of the
 // forward program (N M⁻¹JᵀB for non-penetration, −1 on p_N for the budget), not of the ID's:
@@ -110,6 +121,7 @@ struct IdQpReport {
   int nullspace_dimension = 0;       // dim W of (QP3)
   int budget_iterations = 0;         // iterations over phase I's active set (QP5)
   double kappa = 0;                  // κ(τ) of phase I at the final iterate (N·s)
+  double budget_mismatch = 0;        // |κ_c + gᵀz − κ(τ(z))| of the returned iterate (QP8), 0 when A settled
   bool stage_two_run = false, stage_two_accepted = false;
   int stage_one_pivots = 0, stage_two_pivots = 0;
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
@@ -127,6 +139,8 @@ class IdQp final : public InverseDynamicsSolver {
   void linearize_budget(const ContactProblem& cp, const std::vector<char>& active);
   /// Stage I, the equilibrium LCP (QP6); z: (nz).
   LemkeResult stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z);
+  /// (QP6), else its convex stand-in.
+  LemkeResult solve_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z);
   /// The forward phase I at the actuator impulse τ: κ(τ) = Σ p^I and its active set.
   double phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std::vector<char>& active);
   /// Stage II (QP3, QP7) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
@@ -141,6 +155,7 @@ class IdQp final : public InverseDynamicsSolver {
   Eigen::MatrixXd H_, DB_, F_N_, A_;
   Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
+  std::vector<std::vector<char>> visited_;   // phase I's active sets solved in this call (QP8)
 };
 
 }  // namespace impetus
