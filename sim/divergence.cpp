@@ -7,6 +7,7 @@
 #include "collision/collision_shape.hpp"
 #include "dynamics/energy.hpp"
 #include "dynamics/kinematics.hpp"
+#include "sim/step_kinematics.hpp"
 
 namespace impetus {
 
@@ -37,8 +38,11 @@ std::string DivergenceMonitor::check(const State& state, const StepData& step) {
   std::ostringstream why;
   if (!(state.q.allFinite() && state.v.allFinite())) return "the state is not finite";
   const MultibodyModel& mb = model_.multibody;
-  forward_kinematics(mb, data_, state.q, state.v);
-  const double energy = kinetic_energy(mb, data_) + potential_energy(mb, data_);
+  // The step's own pass when it ended in `state` (sim/step_kinematics.hpp), else one of ours.
+  const bool held = holds_kinematics_of(step, state.q, state.v);
+  if (!held) forward_kinematics(mb, data_, state.q, state.v);
+  const MultibodyData& kin = held ? step.multibody : data_;
+  const double energy = kinetic_energy(mb, kin) + potential_energy(mb, kin);
   W_ += dt_ * step.tau.dot(state.v);
   const double rise = energy - E0_ - W_;
   if (std::isfinite(rise)) max_rise_ = std::max(max_rise_, rise);
@@ -52,8 +56,8 @@ std::string DivergenceMonitor::check(const State& state, const StepData& step) {
     return why.str();
   }
   for (std::size_t i = 0; i < mb.links.size(); ++i) {
-    const Vec3 w = data_.V[i].head<3>();
-    const Vec3 v = point_velocity(data_.V[i], data_.X_WL[i].translation());
+    const Vec3 w = kin.V[i].head<3>();
+    const Vec3 v = point_velocity(kin.V[i], kin.X_WL[i].translation());
     if (v.norm() * dt_ > L_) {
       why << "'" << mb.links[i].name << "' moves at " << v.norm() << " m/s, across the scene (" << L_
           << " m) in one step";

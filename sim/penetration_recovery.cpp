@@ -8,6 +8,7 @@
 #include "dynamics/integration.hpp"
 #include "dynamics/jacobian.hpp"
 #include "dynamics/kinematics.hpp"
+#include "sim/step_kinematics.hpp"
 
 namespace impetus {
 
@@ -172,7 +173,7 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
   const MultibodyModel& mb = model.multibody;
   RecoveryScratch& s = data.recovery;
   MultibodyData& kin = data.multibody;
-  forward_kinematics(mb, kin, data.q_plus, data.v_plus);
+  kinematics_at(mb, data, data.q_plus, data.v_plus);   // recover_penetration's own pass on the first one
   detector.detect(kin.X_WL, s.contacts);
 
   double depth = 0;
@@ -255,7 +256,7 @@ RecoveryScope::RecoveryScope(const WorldModel& model) {
 void recover_penetration(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope,
                          StepData& data) {
   data.stats.recovered_penetration = 0;
-  forward_kinematics(model.multibody, data.multibody, data.q_plus, data.v_plus);
+  kinematics_at(model.multibody, data, data.q_plus, data.v_plus);
   if (penetration_excluded(model, detector, scope, data)) return;
   for (int pass = 0; pass < kRecoveryPasses; ++pass) {
     const double depth = project_once(model, detector, scope, data);

@@ -119,8 +119,8 @@ struct RecoveryScope {
   explicit RecoveryScope(const WorldModel& model);
 };
 
-/// Moves data.q_plus out of penetration by (R2). Overwrites data.multibody (kinematics and M at q⁺; the
-/// next step recomputes both) and data.recovery.
+/// Moves data.q_plus out of penetration by (R2). Overwrites data.multibody (kinematics at q⁺ through
+/// kinematics_at, sim/step_kinematics.hpp, and M at q⁺, which the next step recomputes) and data.recovery.
 void recover_penetration(const WorldModel& model, CollisionDetector& detector, const RecoveryScope& scope,
                          StepData& data);
 

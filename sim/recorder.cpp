@@ -8,6 +8,7 @@
 
 #include "dynamics/energy.hpp"
 #include "dynamics/kinematics.hpp"
+#include "sim/step_kinematics.hpp"
 
 namespace impetus {
 
@@ -54,17 +55,23 @@ Recorder::Recorder(const WorldModel& model, const std::string& out_dir, double d
             "potential_energy,max_penetration\n";
 }
 
-double Recorder::energy(const State& state) {
+const MultibodyData& Recorder::kinematics_of(const State& state, const StepData* step) {
+  if (step != nullptr && holds_kinematics_of(*step, state.q, state.v)) return step->multibody;
   forward_kinematics(model_.multibody, data_, state.q, state.v);
-  last_kinetic_ = kinetic_energy(model_.multibody, data_);
-  last_potential_ = potential_energy(model_.multibody, data_);
+  return data_;
+}
+
+double Recorder::energy(const MultibodyData& kin) {
+  last_kinetic_ = kinetic_energy(model_.multibody, kin);
+  last_potential_ = potential_energy(model_.multibody, kin);
   return last_kinetic_ + last_potential_;
 }
 
 void Recorder::record_initial(const State& state) {
-  last_energy_ = totals_.energy_initial = totals_.energy_final = energy(state);
+  const MultibodyData& kin = kinematics_of(state, nullptr);
+  last_energy_ = totals_.energy_initial = totals_.energy_final = energy(kin);
   last_state_ = state;
-  write_trajectory_row(state);
+  write_trajectory_row(state, kin);
   put(stats_, state.t);   // 0, or the time of a restart point
   stats_ << ",0,0,0,0,0,";
   put(stats_, last_kinetic_);
@@ -92,13 +99,14 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
   if (s.solver_calls > 0) r.contact_max_gain = std::max(r.contact_max_gain, s.contact_energy_change);
   control_.accumulate(step);
 
-  const double E = energy(state);
+  const MultibodyData& kin = kinematics_of(state, &step);
+  const double E = energy(kin);
   r.energy_max_gain = std::max(r.energy_max_gain, E - last_energy_);
   r.energy_final = last_energy_ = E;
   last_state_ = state;
 
   if (last || state.t >= next_record_t_ - kRecordTimeSlack) {
-    write_trajectory_row(state);
+    write_trajectory_row(state, kin);
     write_contact_rows(state.t, step);
     write_stats_row(state.t, step);
     control_.write_row(state.t, step);
@@ -111,13 +119,12 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
   r.times.recording += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void Recorder::write_trajectory_row(const State& state) {
-  // data_ holds the kinematics of `state` (energy() ran on it).
+void Recorder::write_trajectory_row(const State& state, const MultibodyData& kin) {
   put(trajectory_, state.t);
   for (std::size_t i = 0; i < model_.multibody.links.size(); ++i) {
-    const Eigen::Isometry3d& X = data_.X_WL[i];
+    const Eigen::Isometry3d& X = kin.X_WL[i];
     const Eigen::Quaterniond quat(X.linear());
-    const Vec3 p = X.translation(), v = point_velocity(data_.V[i], p), w = data_.V[i].head<3>();
+    const Vec3 p = X.translation(), v = point_velocity(kin.V[i], p), w = kin.V[i].head<3>();
     for (double x : {p.x(), p.y(), p.z(), quat.w(), quat.x(), quat.y(), quat.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z()}) {
       trajectory_ << ',';
       put(trajectory_, x);

@@ -52,8 +52,11 @@ class Recorder {
   const RunTotals& totals() const { return totals_; }
 
  private:
-  double energy(const State& state);            // T + U at state (kinematics into data_)
-  void write_trajectory_row(const State& state);
+  /// The kinematics of `state`: the step's own pass when it ended there (sim/step_kinematics.hpp), else
+  /// computed into data_.
+  const MultibodyData& kinematics_of(const State& state, const StepData* step);
+  double energy(const MultibodyData& kin);      // T + U (into last_kinetic_, last_potential_)
+  void write_trajectory_row(const State& state, const MultibodyData& kin);
   void write_contact_rows(double t, const StepData& step);
   void write_stats_row(double t, const StepData& step);
 

@@ -134,6 +134,11 @@ struct StepData {
 
   // --- 1. kinematics (and 4. dynamics: data.M, data.tau) ---
   MultibodyData multibody;
+  // The (q, v) whose forward kinematics `multibody` holds, when kinematics_held (sim/step_kinematics.hpp):
+  // the step ends with those of its final state, which the next step's stage 1 and the run's monitor and
+  // recorder then reuse.
+  Eigen::VectorXd kinematics_q, kinematics_v;
+  bool kinematics_held = false;
 
   // --- 2. collision ---
   ContactSet contacts;

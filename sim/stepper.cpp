@@ -5,12 +5,12 @@
 
 #include "contact/factory.hpp"
 #include "dynamics/integration.hpp"
-#include "dynamics/kinematics.hpp"
 #include "dynamics/mimic.hpp"
 #include "sim/free_velocity.hpp"
 #include "sim/collision_filter.hpp"
 #include "sim/joint_friction_stage.hpp"
 #include "sim/penetration_recovery.hpp"
+#include "sim/step_kinematics.hpp"
 
 namespace impetus {
 
@@ -70,7 +70,7 @@ void Stepper::step(State& state) {
 }
 
 void Stepper::compute_kinematics(const State& state) {
-  forward_kinematics(model_.multibody, data_.multibody, state.q, state.v);
+  kinematics_at(model_.multibody, data_, state.q, state.v);   // the last step's final pass, unless the state moved
 }
 
 void Stepper::detect_collisions() {
@@ -185,6 +185,7 @@ void Stepper::integrate_state(State& state) {
   state.q = data_.q_plus;
   state.v = data_.v_plus;
   state.t += dt_;
+  kinematics_at(model_.multibody, data_, state.q, state.v);   // a pass only when the recovery moved q⁺
 }
 
 StageTimes& StageTimes::operator+=(const StageTimes& o) {
