@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "contact/factory.hpp"
+#include "contact/hull_plane.hpp"
 #include "dynamics/integration.hpp"
 #include "dynamics/mimic.hpp"
 #include "sim/free_velocity.hpp"
@@ -155,7 +156,13 @@ void Stepper::solve_island(int k, ChunkBuffers& buffers) {
 
 void Stepper::report_contacts() {
   // A row the assembly marked as stood for by a point the model chose (a body–plane pair's ECP) is
-  // reported through that point.
+  // reported through that point, unless the model solved its island without such points (a fallback
+  // to point contacts: contact/ecp/ecp_model.hpp), which gave the row its own impulse.
+  for (std::size_t k = 0; k < data_.islands.size(); ++k) {
+    const HullPlaneResult* chosen = data_.results[k].extension.find<HullPlaneResult>();
+    if (chosen != nullptr && !chosen->pairs.empty()) continue;
+    for (int c : data_.islands[k].contacts) data_.replaced[c] = 0;
+  }
   data_.reported.clear();
   for (std::size_t i = 0; i < data_.contacts.size(); ++i) {
     if (data_.replaced[i]) continue;

@@ -84,7 +84,9 @@ EcpModel::Workspace::Workspace(const EcpOptions& options) {
 }
 
 std::unique_ptr<ContactWorkspace> EcpModel::make_workspace() const {
-  return std::make_unique<Workspace>(options_);
+  auto ws = std::make_unique<Workspace>(options_);
+  ws->point_fallback_ = point_fallback_.make_workspace();
+  return ws;
 }
 
 void EcpModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
@@ -122,6 +124,9 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result, Conta
                                     {Start::Level, true, kSmoothing, "smoothed level start"},
                                     {Start::Current, true, kSmoothing, "smoothed current start"},
                                     {Start::Free, true, 0.0, "free-motion start"}};
+  // The fallback's runs: the same point rows, so the warm start (the previous step's impulses) first.
+  static constexpr Plan kFallbackPlans[] = {{Start::Warm, true, 0.0, "warm start"},
+                                            {Start::Warm, true, kSmoothing, "smoothed warm start"}};
   SolverStatistics& stats = result.stats;
   std::string failures;
   double best_residual = INFINITY;
@@ -154,8 +159,35 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result, Conta
       stats.residual = r.residual;
     }
   }
-  stats.status = SolveStatus::Failed;
-  stats.message = "ecp: semismooth Newton failed from every start: " + failures;
+  // Fallback: the island with its pairs' point rows (E9)–(E10) in place of the ECPs, when it has pairs.
+  if (!pairs.pairs.empty()) {
+    for (const Plan& plan : kFallbackPlans) {
+      const SemismoothNewtonResult r = attempt(ws, problem, ws.no_pairs_, plan.start, true, plan.smoothing);
+      ++stats.attempts;
+      stats.iterations += r.iterations;
+      stats.regularization = std::max(stats.regularization, r.lm_parameter);
+      if (!r.converged()) continue;
+      ws.system_.extract(ws.z_, result);
+      stats.residual = r.residual;
+      stats.status = SolveStatus::Fallback;
+      stats.message = "ecp: the pairs solved as their point contacts (" + std::string(plan.name) +
+                      "); semismooth Newton failed from every start: " + failures;
+      return;
+    }
+    failures += "; point rows: not converged";
+  }
+  const SolverStatistics ecp_stats = stats;
+  result.q_plus.resize(0);
+  result.q_plus_systems.clear();
+  result.extension.slot<HullPlaneResult>().pairs.clear();
+  point_fallback_.solve(problem, result, *ws.point_fallback_);
+  stats.attempts += ecp_stats.attempts;
+  stats.iterations += ecp_stats.iterations;
+  stats.regularization = std::max(stats.regularization, ecp_stats.regularization);
+  if (stats.status != SolveStatus::Failed) stats.status = SolveStatus::Fallback;
+  stats.message = "ecp: the island solved as point contacts by max_dissipation (" +
+                  (stats.message.empty() ? std::string("its certificate met") : stats.message) +
+                  "); semismooth Newton failed from every start: " + failures;
 }
 
 std::unique_ptr<ContactModel> EcpModel::create(const ModelOptions& options) {

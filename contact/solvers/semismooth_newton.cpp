@@ -112,6 +112,7 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
   }
   double psi = 0.5 * phi_.squaredNorm();
   lu_.setThreshold(options_.rank_threshold);
+  cod_.setThreshold(options_.rank_threshold);
   double lm_factor = 1;        // ν of (S6)
   int phase_start = 0;         // first iteration at the current μ (the stall test looks within a phase)
 
@@ -147,9 +148,15 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
     // Newton direction (S5), accepted outright when its step is not short.
     bool newton_found = false;
     lu_.compute(H_);
-    if (lu_.isInvertible()) {
+    const bool regular = lu_.isInvertible();
+    if (!regular) cod_.compute(H_);
+    if (regular || cod_.rank() > 0) {
       d_ = -phi_;
-      d_ = lu_.solve(d_);
+      if (regular) {
+        d_ = lu_.solve(d_);
+      } else {
+        d_ = cod_solve(cod_, d_, cod_scratch_);   // −H⁺Φ (S5′)
+      }
       const double slope = grad_.dot(d_);
       if (d_.allFinite() && slope <= -options_.descent_rho * std::pow(d_.norm(), options_.descent_power))
         newton_found = line_search(F, z, psi, slope, options_.min_step, result.evaluations, newton_);

@@ -20,6 +20,16 @@
 //   Direction, each iteration k:
 //     Newton:  H d = −Φ, accepted when H has full numerical rank and d descends fast enough,
 //              ∇Ψᵀd ≤ −ρ_d ‖d‖^p,  ∇Ψ = HᵀΦ   (the test of DFK 1996, step 3);                   (S5)
+//     When H is singular (numerical rank r < n), the minimum-norm Gauss–Newton step
+//              d = −H⁺Φ  (complete orthogonal decomposition, the same rank threshold)              (S5′)
+//              instead: ∇Ψᵀd = −‖P_range(H) Φ‖² ≤ 0, so it descends unless Φ ⊥ range(H), and where the
+//              solutions form a manifold (a slip rate ς left free by p_n = 0: an exact zero column of H)
+//              it converges quadratically (Ben-Israel, "A Newton–Raphson method for the solution of systems
+//              of equations", J. Math. Anal. Appl. 15, 1966). The LM step (S6) is no substitute there: its
+//              λ ≥ λ_min = lm_min·max‖H_:j‖² (7526² on a box's face rows) exceeds σ² of the small but
+//              non-zero singular values of the well-posed part (1.3e-4 at a face landing of
+//              scenes/fast_drop_small.xml, step 499), and the residual along them shrinks by only
+//              σ²/(σ² + λ) ≈ 3 % per iteration: 54 of that scene's 80 failed ECP solves crawled so at 1e-9.
 //     else, or when the Armijo step along it is short (t < t_short), Levenberg–Marquardt:
 //              (HᵀH + λ I) d = −HᵀΦ,  λ = max(ν‖Φ‖₂, λ_min)                                        (S6)
 //              (Fan & Yuan, Computing 74, 2005: λ ∝ ‖Φ‖ keeps quadratic convergence under a local error
@@ -56,6 +66,8 @@
 
 #include <Eigen/Dense>
 #include <vector>
+
+#include "contact/solvers/cod_solve.hpp"
 
 namespace impetus {
 
@@ -170,6 +182,8 @@ class SemismoothNewton {
   Trial newton_, lm_;
   Eigen::MatrixXd J_, H_, HtH_;
   Eigen::FullPivLU<Eigen::MatrixXd> lu_;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;   // (S5′), when lu_ finds H singular
+  CodSolveScratch cod_scratch_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };
 

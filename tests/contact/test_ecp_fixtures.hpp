@@ -191,6 +191,13 @@ class GroundWorld {
       Body& B = bodies_[b];
       B.v = result_.v_plus.segment<3>(6 * b);
       B.omega = result_.v_plus.segment<3>(6 * b + 3);
+      if (result_.q_plus_systems.empty()) {   // a fallback without the ECPs' q⁺ (ecp_model.hpp): integrate (E3)
+        const Eigen::Vector3d c_plus = B.com() + dt_ * B.v;
+        const double angle = dt_ * B.omega.norm();
+        if (angle > 0) B.R = Eigen::Quaterniond(Eigen::AngleAxisd(angle, B.omega.normalized())) * B.R;
+        B.p_WL = c_plus - B.R * B.p_LC;
+        continue;
+      }
       B.p_WL = result_.q_plus.segment<3>(7 * b);
       B.R = Eigen::Quaterniond(result_.q_plus[7 * b + 3], result_.q_plus[7 * b + 4], result_.q_plus[7 * b + 5],
                                result_.q_plus[7 * b + 6]);

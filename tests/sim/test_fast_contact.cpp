@@ -125,7 +125,7 @@ constexpr const char* kSpinner = R"(<scene name="spinner">
 </scene>)";
 
 TEST(NoTunnelling, ThinBoxSpinningAtFiftyRadiansPerSecondNeverPassesThroughTheGround) {
-  for (const char* model : kPointContactModels) {
+  for (const char* model : kModels) {   // under ecp the blade is a hull body: its ground pair is an ECP
     test::SceneRun run(kSpinner, "spinner.xml", model);
     const int q = run.world.model.multibody.links[run.link("blade")].joint.q_index;
     double lowest = 1e300;
@@ -193,12 +193,13 @@ TEST(FastDrop, EveryPointContactModelKeepsPenetrationBelowAMillimetreAndAddsNoEn
 
 // Under ecp the hull bodies' ground contacts are the model's geometrically implicit pairs: (E6′) keeps a
 // depth the hull has at t instead of pushing it out, and the recovery removes it (contact/ecp/ecp_model.hpp).
-// Some solves still fail (semismooth Newton from every start; measured 80 of ~2500 island solves here):
-// they are counted, and none may happen at a deep contact, nor leave a penetration or an energy gain.
+// No solve may fail: an island no Newton start solves falls back to its point contacts (counted; measured
+// 26 of ~3200 island solves here), and none may happen at a deep contact, nor leave a penetration or an
+// energy gain.
 TEST(FastDrop, EcpHullBodiesStayOutOfTheGroundAndGainNoEnergy) {
   test::SceneRun run("fast_drop_small.xml", "ecp");
   RunFigures f;
-  double penetration_at_failure = 0;   // m: the deepest contact of the steps with a failed solve
+  double penetration_at_fallback = 0;   // m: the deepest contact of the steps with a fallback
   for (int k = 0; k < run.steps_for(1.6); ++k) {
     f.max_kinetic = std::max(f.max_kinetic, kinetic_energy_of(run.world.model, run.state));
     run.stepper.step(run.state);
@@ -206,14 +207,16 @@ TEST(FastDrop, EcpHullBodiesStayOutOfTheGroundAndGainNoEnergy) {
     f.max_penetration = std::max(f.max_penetration, s.max_penetration);
     f.contact_max_gain = std::max(f.contact_max_gain, s.contact_energy_change);
     f.failures += s.solver_failures;
-    if (s.solver_failures > 0) penetration_at_failure = std::max(penetration_at_failure, s.max_penetration);
+    f.fallbacks += s.solver_fallbacks;
+    if (s.solver_fallbacks > 0) penetration_at_fallback = std::max(penetration_at_fallback, s.max_penetration);
   }
   EXPECT_LT(f.max_penetration, kPenetrationBound);
   EXPECT_LT(f.contact_max_gain, kContactEnergyRelTol * f.max_kinetic);
-  EXPECT_LT(penetration_at_failure, kPenetrationBound);
+  EXPECT_EQ(f.failures, 0);
+  EXPECT_LT(penetration_at_fallback, kPenetrationBound);
   RecordProperty("ecp_penetration_mm", std::to_string(1e3 * f.max_penetration));
   RecordProperty("ecp_contact_max_gain", std::to_string(f.contact_max_gain));
-  RecordProperty("ecp_failures", std::to_string(f.failures));
+  RecordProperty("ecp_fallbacks", std::to_string(f.fallbacks));
 }
 
 }  // namespace
