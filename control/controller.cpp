@@ -113,26 +113,33 @@ ControllerSettings parse_controller_settings(const std::string& type, const std:
   return s;
 }
 
-Controller::Controller(ControllerSettings settings, DesiredTrajectory trajectory)
-    : settings_(std::move(settings)), trajectory_(std::move(trajectory)), solver_(make_solver(settings_)) {
-  integral_.setZero(trajectory_.size());
+Controller::Controller(ControllerSettings settings, DesiredTrajectory trajectory,
+                       std::shared_ptr<const TrajectorySource> source)
+    : settings_(std::move(settings)), trajectory_(std::move(trajectory)), source_(std::move(source)),
+      solver_(make_solver(settings_)) {
+  integral_.setZero(size());
+  if (source_) source_memory_ = source_->initial_memory();
 }
 
 ControllerMemory Controller::memory() const {
-  ControllerMemory memory{integral_, {}};
+  ControllerMemory memory{integral_, {}, source_memory_};
   if (solver_ && solver_->memory()) memory.prediction = *solver_->memory();
   return memory;
 }
 
 void Controller::restore(const ControllerMemory& memory) {
   integral_ = memory.integral;
+  if (source_) source_memory_ = memory.source.size() ? memory.source : source_->initial_memory();
   if (solver_) solver_->restore_memory(memory.prediction);
 }
 
 void Controller::compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                         InverseDynamicsProblem* problem, ControlCall& call) {
+                         const Eigen::Isometry3d& X_WB, InverseDynamicsProblem* problem, ControlCall& call) {
   const auto start = std::chrono::steady_clock::now();
-  trajectory_.evaluate(t, call.q_des, call.qd_des, call.qdd_des);
+  if (source_)
+    source_->evaluate(t, Measurement{q, qd, X_WB}, source_memory_, call.q_des, call.qd_des, call.qdd_des);
+  else
+    trajectory_.evaluate(t, call.q_des, call.qd_des, call.qdd_des);
   const Eigen::VectorXd e = call.q_des - q, e_dot = call.qd_des - qd;
   integral_ += dt * settings_.rate * e;
   const Eigen::VectorXd feedback = settings_.kp * e + settings_.kd * e_dot + settings_.ki * integral_;

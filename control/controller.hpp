@@ -18,6 +18,7 @@
 
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/trajectory.hpp"
+#include "control/trajectory_source.hpp"
 
 namespace impetus {
 
@@ -58,19 +59,23 @@ struct ControlCall {
 struct ControllerMemory {
   Eigen::VectorXd integral;                 // (na) ∫e (rad·s)
   PredictionMemory prediction;              // the ID solver's last p_N by contact (§4.6); empty if it keeps none
+  Eigen::VectorXd source;                   // a closed-loop trajectory's memory (TrajectorySource); empty without
 };
 
 class Controller {
  public:
-  Controller(ControllerSettings settings, DesiredTrajectory trajectory);
+  /// With a `source`, q_des, q̇_des, q̈_des come from it (closed loop) and `trajectory` is not read.
+  Controller(ControllerSettings settings, DesiredTrajectory trajectory,
+             std::shared_ptr<const TrajectorySource> source = nullptr);
 
   const ControllerSettings& settings() const { return settings_; }
-  int size() const { return trajectory_.size(); }
+  int size() const { return source_ ? source_->size() : trajectory_.size(); }
   /// Whether the call needs the island's contact problem (every ID variant).
   bool needs_problem() const { return solver_ != nullptr; }
-  /// One call at time t from the measured q, q̇ (na) of the driven joints. `problem`: the island's ID
-  /// problem for the ID variants (its qd_des is set here), null for pid. Never throws.
-  void compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+  /// One call at time t from the measured q, q̇ (na) of the driven joints and the pose X_WB of the tree's
+  /// base (read by a closed-loop source only). `problem`: the island's ID problem for the ID variants (its
+  /// qd_des is set here), null for pid. Never throws.
+  void compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::Isometry3d& X_WB,
                InverseDynamicsProblem* problem, ControlCall& call);
   /// The ID solver (null for pid), for tests.
   InverseDynamicsSolver* solver() { return solver_.get(); }
@@ -80,6 +85,8 @@ class Controller {
  private:
   ControllerSettings settings_;
   DesiredTrajectory trajectory_;
+  std::shared_ptr<const TrajectorySource> source_;
+  Eigen::VectorXd source_memory_;
   std::unique_ptr<InverseDynamicsSolver> solver_;
   Eigen::VectorXd integral_;                // ∫e (rad·s)
   InverseDynamicsSolution solution_;

@@ -10,6 +10,60 @@
 #include "sim/free_velocity.hpp"
 
 namespace impetus {
+namespace {
+
+/// X_WB of a tree's root link: its floating joint's pose, or its fixed place on the world at q = 0 (the
+/// only base pose a closed-loop trajectory reads; scene_controller.cpp requires a floating base for them).
+Eigen::Isometry3d base_pose(const MultibodyModel& mb, int tree, const Eigen::VectorXd& q) {
+  const Joint& joint = mb.links[mb.trees[tree].first_link].joint;
+  if (joint.type != JointType::Floating) return joint.X_PJ;
+  const int i = joint.q_index;
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = Eigen::Quaterniond(q[i + 3], q[i + 4], q[i + 5], q[i + 6]).normalized().toRotationMatrix();
+  X.translation() = q.segment<3>(i);
+  return X;
+}
+
+/// `to` = `from` with only the contact rows `rows` (the joint-limit rows and the systems all kept).
+void select_contacts(const ContactProblem& from, const std::vector<int>& rows, ContactProblem& to) {
+  const int n = static_cast<int>(rows.size());
+  to.dt = from.dt;
+  to.nv = from.nv;
+  to.systems = from.systems;
+  to.v = from.v;
+  to.v_star = from.v_star;
+  to.nc = n;
+  SparseRows select(n, from.nc);
+  std::vector<Eigen::Triplet<double>> ones;
+  for (int i = 0; i < n; ++i) ones.emplace_back(i, rows[i], 1.0);
+  select.setFromTriplets(ones.begin(), ones.end());
+  to.N = select * from.N;
+  to.S = select * from.S;
+  to.T = select * from.T;
+  const auto pick = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+    if (x.size() != from.nc) {
+      out.resize(0);
+      return;
+    }
+    out.resize(n);
+    for (int i = 0; i < n; ++i) out[i] = x[rows[i]];
+  };
+  pick(from.phi, to.phi);
+  pick(from.mu, to.mu);
+  pick(from.mu_viscous, to.mu_viscous);
+  pick(from.p_N_guess, to.p_N_guess);
+  pick(from.p_S_guess, to.p_S_guess);
+  pick(from.p_T_guess, to.p_T_guess);
+  to.keys.clear();
+  for (int r : rows) to.keys.push_back(from.keys[r]);
+  to.touch_margin = from.touch_margin;
+  to.nl = from.nl;
+  to.L = from.L;
+  to.phi_L = from.phi_L;
+  to.p_L_guess = from.p_L_guess;
+}
+
+}  // namespace
 
 ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), dt_(dt), scratch_(model) {
   for (const ControllerSpec& spec : model.controllers) {
@@ -25,7 +79,7 @@ ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), 
   }
 }
 
-void ControlStage::build_problem(const Slot& slot, const ImpulseMemory& sensed, InverseDynamicsProblem& problem) {
+void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem) {
   const MultibodyModel& mb = model_.multibody;
   const Tree& tree = mb.trees[slot.spec->tree];
   const ContactProblem* cp = nullptr;
@@ -48,6 +102,18 @@ void ControlStage::build_problem(const Slot& slot, const ImpulseMemory& sensed, 
     lone_.v_star = scratch_.v_star.segment(tree.v_offset, tree.nv);
     cp = &lone_;
     offset = 0;
+  }
+  if (const TrajectorySource* source = slot.spec->source.get()) {
+    kept_.clear();
+    for (int r = 0; r < cp->nc; ++r) {
+      const ContactKey& key = cp->keys[r];
+      const auto excluded = [&](int g) { return g >= 0 && source->excludes_contact(t, model_.geometries[g].link); };
+      if (!excluded(key.geom_a) && !excluded(key.geom_b)) kept_.push_back(r);
+    }
+    if (static_cast<int>(kept_.size()) < cp->nc) {
+      select_contacts(*cp, kept_, selected_);
+      cp = &selected_;
+    }
   }
   problem.contact = cp;
   problem.actuated.resize(slot.v_index.size());
@@ -127,10 +193,11 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
           assemble_contact_problems(model_, state, dt_, applied, scratch_);
           prediction_built = true;
         }
-        build_problem(slot, settings.sensed_lag == 2 ? applied_before_ : applied, problem);
+        build_problem(slot, state.t, settings.sensed_lag == 2 ? applied_before_ : applied, problem);
         id = &problem;
       }
-      slot.controller.compute(state.t, dt_, q_, qd_, id, record.call);
+      slot.controller.compute(state.t, dt_, q_, qd_, base_pose(model_.multibody, slot.spec->tree, state.q), id,
+                              record.call);
       const bool failed = record.call.stats.status == SolveStatus::Failed;
       record.status = failed ? "failed" : record.call.stats.status == SolveStatus::Fallback ? "fallback" : "ok";
       record.normal_force = record.call.p_N.size() > 0 ? record.call.p_N.sum() / dt_ : 0.0;

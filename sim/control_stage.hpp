@@ -56,7 +56,7 @@ class ControlStage {
 
  private:
   struct Slot {
-    explicit Slot(const ControllerSpec& s) : spec(&s), controller(s.settings, s.trajectory) {}
+    explicit Slot(const ControllerSpec& s) : spec(&s), controller(s.settings, s.trajectory, s.source) {}
     const ControllerSpec* spec = nullptr;
     Controller controller;
     std::vector<int> q_index, v_index;            // (na) in State::q, State::v
@@ -65,7 +65,7 @@ class ControlStage {
     bool has_tau = false;
     std::deque<std::pair<long, Eigen::VectorXd>> pending;   // (apply at step, τ) of lagged calls
   };
-  void build_problem(const Slot& slot, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
+  void build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
 
   const WorldModel& model_;
   double dt_;
@@ -74,6 +74,8 @@ class ControlStage {
   StepData scratch_;                              // stage 4–5 quantities of the prediction
   ImpulseMemory applied_before_;                  // the impulses of two steps back (sensed_lag 2)
   ContactProblem lone_;                           // a tree in no island: its problem without contacts
+  ContactProblem selected_;                       // the island's problem without the contacts a source excludes
+  std::vector<int> kept_;                         // rows of the island's problem in selected_
   Eigen::VectorXd q_, qd_;
 };
 

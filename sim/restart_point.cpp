@@ -174,6 +174,7 @@ void write_restart_point(const std::string& path, const RestartPoint& point) {
   for (const ControlMemory::Slot& slot : control.slots) {
     w.word("slot").integer(slot.has_tau).word("held").vector(slot.held);
     w.word("integral").vector(slot.controller.integral);
+    w.word("source").integer(static_cast<long>(slot.controller.source.size())).vector(slot.controller.source);
     w.word("pending").integer(static_cast<long>(slot.pending.size()));
     w.word("prediction").integer(static_cast<long>(slot.controller.prediction.p_N.size()));
     w.end();
@@ -258,6 +259,9 @@ RestartPoint read_restart_point(const std::string& path, const WorldModel& model
     r.vector(slot.held, na, "held τ");
     r.expect("integral");
     r.vector(slot.controller.integral, na, "∫e");
+    r.expect("source");
+    const long source = r.integer(0, kMaxCount);
+    r.vector(slot.controller.source, source, "the trajectory's memory");
     r.expect("pending");
     const long pending = r.integer(0, kMaxCount);
     r.expect("prediction");

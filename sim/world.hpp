@@ -88,6 +88,7 @@ struct ControllerSpec {
   std::vector<std::string> joints;                    // (na) "MODEL.JOINT", the control.csv column stems
   ControllerSettings settings;
   DesiredTrajectory trajectory;
+  std::shared_ptr<const TrajectorySource> source;   // a closed-loop trajectory (<trot>); null: `trajectory`
 };
 
 struct WorldModel {

@@ -72,6 +72,10 @@ Eigen::Vector3d LegKinematics::foot_position(const Eigen::Vector3d& q) const {
   return p_BA_ + rot_x(alpha) * (d_ + rot_y(beta) * (l1_ + rot_y(gamma) * l2_));
 }
 
+Eigen::Vector3d LegKinematics::roll(const Eigen::Vector3d& q, double r) const {
+  return {r * (s_H_ * q[1] + s_K_ * q[2]), -r * s_A_ * q[0], 0};
+}
+
 Eigen::Matrix3d LegKinematics::jacobian(const Eigen::Vector3d& q) const {
   const Eigen::Matrix3d R_A = rot_x(s_A_ * q[0]), R_H = R_A * rot_y(s_H_ * q[1]);
   const Eigen::Vector3d o_H = p_BA_ + R_A * d_, o_K = o_H + R_H * l1_, p = foot_position(q);
@@ -99,18 +103,24 @@ Eigen::Vector3d LegKinematics::inverse(const Eigen::Vector3d& p_BF) const {
 }
 
 LegJointRates LegKinematics::inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd,
-                                           const Eigen::Vector3d& pdd) const {
+                                           const Eigen::Vector3d& pdd, double rolling_radius) const {
   LegJointRates out;
   out.q = inverse(p);
-  const Eigen::Matrix3d J = jacobian(out.q);
-  const double a = l1_.norm(), b = l2_.norm();
-  if (std::abs(J.determinant()) < kSingular * a * b * (a + b)) throw std::domain_error("leg at a singular configuration");
-  const Eigen::PartialPivLU<Eigen::Matrix3d> lu(J);
-  out.qd = lu.solve(pd);
-  // J̇q̇: the foot's acceleration at q̈ = 0 (header).
   const Eigen::Matrix3d R_A = rot_x(s_A_ * out.q[0]), R_H = R_A * rot_y(s_H_ * out.q[1]);
   const Eigen::Vector3d o_A = p_BA_, o_H = o_A + R_A * d_, o_K = o_H + R_H * l1_;
   const Eigen::Vector3d z_A(s_A_, 0, 0), z_H = R_A * Eigen::Vector3d(0, s_H_, 0), z_K = R_A * Eigen::Vector3d(0, s_K_, 0);
+  const Eigen::Vector3d up = Eigen::Vector3d::UnitZ();
+  const Eigen::Matrix3d J = jacobian(out.q);
+  Eigen::Matrix3d J_C = J;   // the contact point's Jacobian (header)
+  J_C.col(0) += rolling_radius * up.cross(z_A);
+  J_C.col(1) += rolling_radius * up.cross(z_H);
+  J_C.col(2) += rolling_radius * up.cross(z_K);
+  const double a = l1_.norm(), b = l2_.norm();
+  if (std::abs(J.determinant()) < kSingular * a * b * (a + b) || std::abs(J_C.determinant()) < kSingular * a * b * (a + b))
+    throw std::domain_error("leg at a singular configuration");
+  const Eigen::PartialPivLU<Eigen::Matrix3d> lu(J_C);
+  out.qd = lu.solve(pd);
+  // J̇q̇: the foot's acceleration at q̈ = 0 (header).
   const Eigen::Vector3d w_A = z_A * out.qd[0], w_H = w_A + z_H * out.qd[1];
   const Eigen::Vector3d zd_H = w_A.cross(z_H), zd_K = w_H.cross(z_K);
   const Eigen::Vector3d od_H = w_A.cross(o_H - o_A), od_K = od_H + w_H.cross(o_K - o_H);
@@ -118,7 +128,8 @@ LegJointRates LegKinematics::inverse_rates(const Eigen::Vector3d& p, const Eigen
   const Eigen::Vector3d Jdot_qd = out.qd[0] * z_A.cross(pdot) +
                                   out.qd[1] * (zd_H.cross(p - o_H) + z_H.cross(pdot - od_H)) +
                                   out.qd[2] * (zd_K.cross(p - o_K) + z_K.cross(pdot - od_K));
-  out.qdd = lu.solve(pdd - Jdot_qd);
+  const Eigen::Vector3d Jwdot_qd = out.qd[1] * zd_H + out.qd[2] * zd_K;   // ż_A = 0
+  out.qdd = lu.solve(pdd - Jdot_qd - rolling_radius * up.cross(Jwdot_qd));
   return out;
 }
 

@@ -37,13 +37,26 @@ class LegKinematics {
 
   /// p_BF at joint angles q (A, H, K).
   Eigen::Vector3d foot_position(const Eigen::Vector3d& q) const;
+  /// How far F has moved from a sphere's material contact point by rolling (radius r) with the leg at q
+  /// since the leg was at q = 0: r (θ_y, −θ_x, 0), θ_x = s_A q_A, θ_y = s_H q_H + s_K q_K the foot's turns
+  /// about B's x and y (exact for the knee and hip alone, first order in the abduction). A sticking foot
+  /// keeps F − roll(q, r) fixed (inverse_rates: v_F = −r ẑ × ω).
+  Eigen::Vector3d roll(const Eigen::Vector3d& q, double r) const;
   /// ∂p_BF/∂q (3×3).
   Eigen::Matrix3d jacobian(const Eigen::Vector3d& q) const;
   /// Joint angles putting the foot at p_BF. Throws std::domain_error when p_BF is out of reach.
   Eigen::Vector3d inverse(const Eigen::Vector3d& p_BF) const;
   /// q, q̇, q̈ for a foot moving with (p, ṗ, p̈) in B. Throws std::domain_error out of reach or at a
   /// singular configuration (the knee straight or the foot on the abduction axis).
-  LegJointRates inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd, const Eigen::Vector3d& pdd) const;
+  ///
+  /// With rolling_radius r > 0 the foot is a sphere of radius r about F resting on a plane of normal ẑ_B,
+  /// and (ṗ, p̈) are the motion of its material contact point C = F − r ẑ_B (a stance foot: C sticks). C's
+  /// velocity is v_F + ω × (−r ẑ) = (J + r [ẑ]× J_ω) q̇ ≡ J_C q̇, with J_ω = [z_A z_H z_K] the joint axes,
+  /// so q̇ = J_C⁻¹ ṗ and q̈ = J_C⁻¹ (p̈ − J̇q̇ − r ẑ × J̇_ω q̇): a sphere that rolls as the leg turns, as the
+  /// simulator's sticking contact makes it, instead of its centre held still, which four sticking feet
+  /// could not all do at once.
+  LegJointRates inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd, const Eigen::Vector3d& pdd,
+                              double rolling_radius = 0) const;
 
  private:
   Eigen::Vector3d p_BA_, d_, l1_, l2_;   // joint offsets (above), m

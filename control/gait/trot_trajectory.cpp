@@ -38,14 +38,16 @@ FootMotion TrotPlanner::foot_world(int f, double t) const {
 }
 
 FootMotion TrotPlanner::foot_base(int f, double t) const {
-  const BasePose base = path_.at(t);
-  const FootMotion w = foot_world(f, t);
+  return foot_in_base(foot_world(f, t), path_.at(t), plan_.base_height);
+}
+
+FootMotion foot_in_base(const FootMotion& w, const BasePose& base, double base_height) {
   const Eigen::Matrix3d Rt = rot_z(base.x.z()).transpose();
   Eigen::Matrix3d E = Eigen::Matrix3d::Zero();
   E(0, 1) = -1;
   E(1, 0) = 1;
   const double psid = base.xd.z(), psidd = base.xdd.z();
-  const Eigen::Vector3d delta = w.p - Eigen::Vector3d(base.x.x(), base.x.y(), plan_.base_height);
+  const Eigen::Vector3d delta = w.p - Eigen::Vector3d(base.x.x(), base.x.y(), base_height);
   const Eigen::Vector3d deltad = w.pd - Eigen::Vector3d(base.xd.x(), base.xd.y(), 0);
   const Eigen::Vector3d deltadd = w.pdd - Eigen::Vector3d(base.xdd.x(), base.xdd.y(), 0);
   FootMotion b;

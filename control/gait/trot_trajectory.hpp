@@ -29,6 +29,7 @@ struct TrotLeg {
   int abduction_link = -1;          // index in the model
   Eigen::Vector3d p_KF;             // foot point (sphere centre) in the knee link's frame
   Eigen::Vector3d standing;         // (A, H, K) of the standing pose (its x, y under the hip, and the knee branch)
+  double foot_radius = 0;           // m: the foot sphere's (a closed-loop stance foot rolls on it)
 };
 
 struct TrotPlan {
@@ -66,6 +67,10 @@ class TrotPlanner {
   std::vector<LegKinematics> kinematics_;
   std::array<Eigen::Vector3d, kLegs> nominal_B_;
 };
+
+/// A foot's world motion w seen from a level base at height base_height moving in the plane as `base` says
+/// (the header's p_B, ṗ_B, p̈_B).
+FootMotion foot_in_base(const FootMotion& w, const BasePose& base, double base_height);
 
 /// q_des, q̇_des, q̈_des of the 12 leg joints sampled every dt over [0, duration], as a trajectory the
 /// controllers read (DesiredTrajectory::from_samples: exact at the samples, linear between them).

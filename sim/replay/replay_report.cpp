@@ -184,8 +184,8 @@ void links_report(std::ostream& o, const ReplayInfo& info, const std::vector<Cel
   }
   if (trot)
     o << "\nNot matched: the compliant terrains (the paper's two compliant columns) — the compliant ground is not "
-         "built; the paper's planner (Pacer) replans from the measured base, ours is open loop, so the base drifts "
-         "from the waypoints (Fig. 17) whatever the controller; the paper's controller gains are not given (ours: "
+         "built; our trot is closed loop as the paper's planner (Pacer), but its touchdowns are not impact-free, "
+         "which the ID controllers (for non-impacting contact) do not survive with four feet down; the paper's controller gains are not given (ours: "
          "ID kp 100 1/s², kd 20 1/s; PID kp 20 N·m/rad, kd 0.2 N·m·s/rad).\n";
 }
 

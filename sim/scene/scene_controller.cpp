@@ -1,12 +1,99 @@
 // <controller>, inside a <model>: stage 3's controller of that model (control/controller.hpp,
 // sim/control_stage.hpp). README documents every attribute.
+#include <array>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <sstream>
+#include <variant>
 
 #include "base/load_error.hpp"
 #include "sim/scene/scene_parts.hpp"
 
 namespace impetus::scene {
+namespace {
+
+/// <trot legs base_height foot_height [duration cycle duty step_height speed max_offset max_turn]/>.
+ControllerDraft::Trot read_trot(const xml::Element& trot, const UrdfModel& urdf, const std::string& urdf_path) {
+  trot.allow_only({"legs", "base_height", "foot_height", "duration", "cycle", "duty", "step_height", "speed",
+                   "max_offset", "max_turn"},
+                  {});
+  ControllerDraft::Trot out;
+  out.line = trot.line();
+  std::istringstream legs(trot.text("legs"));
+  for (std::string name; legs >> name;) {
+    if (urdf.find_link(name) < 0) trot.fail("attribute legs: '" + name + "' is not a link of " + urdf_path);
+    out.legs.push_back(name);
+  }
+  if (out.legs.size() != kLegs) trot.fail_value("legs", "four abduction links (LF RF LH RH)");
+  ClosedLoopTrotParameters& p = out.parameters;
+  p.plan.base_height = trot.positive("base_height");
+  p.plan.foot_height = trot.real("foot_height");
+  if (p.plan.foot_height >= p.plan.base_height) trot.fail_value("foot_height", "a height below base_height");
+  p.plan.path.duration = trot.has("duration") ? trot.positive("duration") : -1;
+  p.plan.gait.cycle = trot.positive_or("cycle", p.plan.gait.cycle);
+  p.plan.gait.duty = trot.positive_or("duty", p.plan.gait.duty);
+  if (p.plan.gait.duty >= 1) trot.fail_value("duty", "a number in (0, 1)");
+  p.plan.gait.step_height = trot.non_negative_or("step_height", p.plan.gait.step_height);
+  p.plan.path.speed = trot.positive_or("speed", p.plan.path.speed);
+  p.max_offset = trot.non_negative_or("max_offset", p.max_offset);
+  p.max_turn = trot.non_negative_or("max_turn", p.max_turn);
+  return out;
+}
+
+/// The index of the URDF joint that moves model link `link`, −1 if none.
+int urdf_joint_of(const UrdfInstance& instance, int link) {
+  for (std::size_t j = 0; j < instance.joint_link.size(); ++j)
+    if (instance.joint_link[j] == link) return static_cast<int>(j);
+  return -1;
+}
+
+/// The closed-loop trot of a placed model: legs from the links named, standing angles from the initial
+/// joint positions, foot points from the knee links' spheres.
+std::shared_ptr<const TrajectorySource> make_trot(const ControllerDraft::Trot& draft, const UrdfModel& urdf,
+                                                  const UrdfInstance& instance,
+                                                  const std::map<int, double>& initial_position,
+                                                  const std::vector<int>& driven_links, const SceneBuild& build,
+                                                  const std::function<void(int, const std::string&)>& fail) {
+  const MultibodyModel& mb = build.model.multibody;
+  std::array<TrotLeg, kLegs> legs;
+  for (int f = 0; f < kLegs; ++f) {
+    TrotLeg& leg = legs[f];
+    leg.abduction_link = instance.link_index[urdf.find_link(draft.legs[f])];
+    int link = leg.abduction_link;
+    for (int k = 0; k < 3; ++k) {
+      if (link < 0) fail(draft.line, "leg '" + draft.legs[f] + "' has fewer than three links");
+      const int j = urdf_joint_of(instance, link);
+      const auto it = initial_position.find(j);
+      leg.standing[k] = it == initial_position.end() ? 0.0 : it->second;
+      if (k == 2) break;
+      int child = -1;
+      for (int i = 0; i < static_cast<int>(mb.links.size()); ++i)
+        if (mb.links[i].parent == link) child = i;
+      link = child;
+    }
+    int spheres = 0;
+    for (const Geometry& g : build.model.geometries)
+      if (g.link == link && std::holds_alternative<Sphere>(g.shape)) {
+        leg.p_KF = g.X_LG.translation();
+        leg.foot_radius = std::get<Sphere>(g.shape).radius;
+        ++spheres;
+      }
+    if (spheres != 1)
+      fail(draft.line, "leg '" + draft.legs[f] + "': its third link '" + mb.links[link].name +
+                           "' must carry exactly one sphere (the foot)");
+  }
+  ClosedLoopTrotParameters parameters = draft.parameters;
+  if (parameters.plan.path.duration < 0) parameters.plan.path.duration = build.model.physics.duration;
+  try {
+    return std::make_shared<ClosedLoopTrot>(mb, legs, parameters, driven_links);
+  } catch (const std::invalid_argument& e) {
+    fail(draft.line, e.what());
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 ControllerDraft read_controller(const xml::Element& element, const UrdfModel& urdf, const std::string& urdf_path) {
   ControllerDraft draft;
@@ -23,7 +110,13 @@ ControllerDraft read_controller(const xml::Element& element, const UrdfModel& ur
   draft.trajectory_file = element.text_or("trajectory", "");
 
   for (const xml::Element& joint : element.children()) {
-    if (joint.tag() != "joint") joint.fail("unknown element <" + std::string(joint.tag()) + "> in <controller> (expected <joint>)");
+    if (joint.tag() == "trot") {
+      if (draft.trot) joint.fail("a <controller> takes one <trot>");
+      if (!draft.trajectory_file.empty()) joint.fail("give either the attribute trajectory or <trot>, not both");
+      draft.trot = read_trot(joint, urdf, urdf_path);
+      continue;
+    }
+    if (joint.tag() != "joint") joint.fail("unknown element <" + std::string(joint.tag()) + "> in <controller> (expected <joint> or <trot>)");
     joint.allow_only({"name", "q", "offset", "amplitude", "frequency", "phase"}, {});
     ControllerDraft::DrivenJoint driven;
     driven.name = joint.text("name");
@@ -39,6 +132,9 @@ ControllerDraft read_controller(const xml::Element& element, const UrdfModel& ur
     driven.urdf_joint = j;
     const bool sinusoid = joint.has("offset") || joint.has("amplitude") || joint.has("frequency") || joint.has("phase");
     if (sinusoid && joint.has("q")) joint.fail("give either q (constant) or offset/amplitude/frequency/phase (sinusoid), not both");
+    if (draft.trot && (sinusoid || joint.has("q")))
+      joint.fail("the controller's trajectory is its <trot>; q, offset, amplitude, frequency and phase are for the "
+                 "built-in generators");
     if (!draft.trajectory_file.empty() && (sinusoid || joint.has("q")))
       joint.fail("the controller reads its trajectory from '" + draft.trajectory_file +
                  "'; q, offset, amplitude, frequency and phase are for the built-in generators");
@@ -99,7 +195,12 @@ void add_controller(const ControllerDraft& draft, const xml::Element& model_elem
   if (mb.trees[spec.tree].has_mimic())
     fail(draft.line, "model '" + model_name + "' has mimic joints; a <controller> drives trees without them "
                      "(use <actuator> elements instead)");
-  if (draft.trajectory_file.empty()) {
+  if (draft.trot) {
+    if (mb.links[mb.trees[spec.tree].first_link].joint.type != JointType::Floating)
+      fail(draft.trot->line, "<trot> needs a floating base (model '" + model_name + "' is fixed)");
+    spec.source = make_trot(*draft.trot, urdf, instance, initial_position, spec.links, build, fail);
+    spec.trajectory = DesiredTrajectory::generators(generators);
+  } else if (draft.trajectory_file.empty()) {
     spec.trajectory = DesiredTrajectory::generators(generators);
   } else {
     const ResolvedPath path = resolve_resource(draft.trajectory_file, build.base_dir, build.package_path);

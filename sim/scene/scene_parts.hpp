@@ -2,10 +2,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "control/gait/closed_loop_trot.hpp"
 #include "sim/urdf/package_path.hpp"
 #include "sim/urdf/urdf_model.hpp"
 #include "sim/urdf/urdf_to_multibody.hpp"
@@ -60,8 +62,14 @@ struct ControllerDraft {
   ControllerSettings settings;
   std::string trajectory_file;           // as written; empty: built-in generators
   std::vector<DrivenJoint> joints;       // empty: every 1-DoF joint of the model
+  struct Trot {                          // <trot>: the closed-loop trot (control/gait/closed_loop_trot.hpp)
+    int line = 0;
+    std::vector<std::string> legs;       // the abduction links (URDF names), LF RF LH RH
+    ClosedLoopTrotParameters parameters; // plan.path.duration < 0: the scene's duration
+  };
+  std::optional<Trot> trot;
 };
-/// <controller type … trajectory …><joint name q | offset amplitude frequency phase/>…</controller>.
+/// <controller type … trajectory …><joint name q | offset amplitude frequency phase/>…<trot …/></controller>.
 ControllerDraft read_controller(const xml::Element& controller, const UrdfModel& urdf, const std::string& urdf_path);
 /// Adds the controller of a placed model; `initial_position`: URDF joint → its <joint position>.
 void add_controller(const ControllerDraft& draft, const xml::Element& model_element, const std::string& model_name,

@@ -130,7 +130,23 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"ShortRow", R"(<controller type="pid" trajectory="traj.csv"/>)", "t,shoulder,elbow\n0,0" + kMarker + "\n",
              "expected 3 values"},
         Case{"UnknownColumn", R"(<controller type="pid" trajectory="traj.csv"/>)",
-             "t,shoulder,elbow,wrist" + kMarker + "\n0,0,0,0\n", "column 'wrist'"}),
+             "t,shoulder,elbow,wrist" + kMarker + "\n0,0,0,0\n", "column 'wrist'"},
+        Case{"TrotLegNotALink",
+             "<controller type=\"pid\">\n<trot legs=\"a b c d\" base_height=\"0.2\" foot_height=\"0.01\"/>" + kMarker +
+                 "\n</controller>",
+             "", "'a' is not a link"},
+        Case{"TrotNotFourLegs",
+             "<controller type=\"pid\">\n<trot legs=\"upper lower\" base_height=\"0.2\" foot_height=\"0.01\"/>" +
+                 kMarker + "\n</controller>",
+             "", "four abduction links"},
+        Case{"TrotAndTrajectoryFile",
+             "<controller type=\"pid\" trajectory=\"traj.csv\">\n<trot legs=\"upper upper upper upper\" "
+             "base_height=\"0.2\" foot_height=\"0.01\"/>" + kMarker + "\n</controller>",
+             "", "not both"},
+        Case{"TrotOnAFixedBase",
+             "<controller type=\"pid\">\n<trot legs=\"upper upper upper upper\" base_height=\"0.2\" "
+             "foot_height=\"0.01\"/>" + kMarker + "\n</controller>",
+             "", "needs a floating base"}),
     [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -1,0 +1,169 @@
+// The closed-loop trot (control/gait/closed_loop_trot.hpp) on LINKS: the rolling foot's joint rates against
+// differences of its contact point, the first tick against the standing robot, a stance foot held at its
+// touchdown place while the base moves, and the replay trotting under pid on no-slip ground.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "control/gait/closed_loop_trot.hpp"
+#include "sim/replay/replay_metrics.hpp"
+#include "sim/replay/replay_registry.hpp"
+#include "sim/scene/scene_loader.hpp"
+#include "sim/stepper.hpp"
+#include "temp_dir.hpp"
+
+namespace impetus {
+namespace {
+
+const std::string kModels = std::string(IMPETUS_SOURCE_DIR) + "/models";
+const char* kLegNames[kLegs] = {"LF", "RF", "LH", "RH"};
+constexpr double kFootRadius = 0.01;   // m, links.urdf
+
+/// links_trot's scene (the replay's standing pose, its <trot>) under `controller`, loaded.
+World trot_world(const test::TempDir& dir, const std::string& terrain, const std::string& controller, double duration) {
+  ReplayRequest request;
+  request.name = "links_trot";
+  request.terrain = terrain;
+  request.controller = controller;
+  request.duration = duration;
+  return load_scene(write_replay_scene(request, kModels, dir.path()));
+}
+
+Eigen::Isometry3d base_pose(const World& world, const State& state) {
+  const Joint& joint = world.model.multibody.links[0].joint;
+  const int i = joint.q_index;
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = Eigen::Quaterniond(state.q[i + 3], state.q[i + 4], state.q[i + 5], state.q[i + 6]).toRotationMatrix();
+  X.translation() = state.q.segment<3>(i);
+  return X;
+}
+
+Eigen::VectorXd driven(const World& world, const Eigen::VectorXd& x, bool velocity) {
+  const ControllerSpec& spec = world.model.controllers[0];
+  Eigen::VectorXd out(spec.links.size());
+  for (std::size_t a = 0; a < spec.links.size(); ++a) {
+    const Joint& j = world.model.multibody.links[spec.links[a]].joint;
+    out[a] = x[velocity ? j.v_index : j.q_index];
+  }
+  return out;
+}
+
+LegKinematics leg_of(const World& world, int f) {
+  const MultibodyModel& mb = world.model.multibody;
+  const int foot = mb.find_link(std::string("links/") + kLegNames[f] + "_FOOT");
+  Eigen::Vector3d p_KF = Eigen::Vector3d::Zero();
+  for (const Geometry& g : world.model.geometries)
+    if (g.link == foot) p_KF = g.X_LG.translation();
+  return LegKinematics(mb, mb.find_link(std::string("links/") + kLegNames[f] + "_LEG_1"), p_KF, f == 0 || f == 3 ? 1.2 : -1.2);
+}
+
+TEST(RollingFoot, RatesMoveTheContactPointAsDifferencesDo) {
+  // In the leg's sagittal plane (abduction 0 and still) roll(q) is exact, so the point P = F − roll(q)
+  // is the material contact point of the rolling sphere and J_C = ∂P/∂q: inverse_rates(F, Ṗ, P̈, r) must
+  // return the q̇, q̈ whose P moves with Ṗ, P̈, taken here by central differences of P along
+  // q(h) = q + h q̇ + h²/2 q̈ with h = 1e-4 s: truncation ~h²·|P'''| ≈ 1e-8·1 m/s³, rounding ~1e-16/h² =
+  // 1e-8 for P̈; 1e-6 (m/s, m/s²) is far below a missing r·ω term (~1e-2 at these rates).
+  test::TempDir dir("closed_loop_trot");
+  const World world = trot_world(dir, "flat_noslip", "pid", 0.01);
+  constexpr double kH = 1e-4, kMatch = 1e-6;
+  for (int f = 0; f < kLegs; ++f) {
+    const LegKinematics leg = leg_of(world, f);
+    const double s = f == 0 || f == 3 ? 1.0 : -1.0;
+    const Eigen::Vector3d q(0, s * 0.8, s * 1.2), qd(0, 0.7, -1.3), qdd(0, -4.0, 9.0);
+    const auto P = [&](double h) {
+      const Eigen::Vector3d qh = q + h * qd + 0.5 * h * h * qdd;
+      return Eigen::Vector3d(leg.foot_position(qh) - leg.roll(qh, kFootRadius));
+    };
+    const Eigen::Vector3d Pd = (P(kH) - P(-kH)) / (2 * kH), Pdd = (P(kH) - 2 * P(0) + P(-kH)) / (kH * kH);
+    const LegJointRates r = leg.inverse_rates(leg.foot_position(q), Pd, Pdd, kFootRadius);
+    EXPECT_LT((r.q - q).norm(), 1e-12) << kLegNames[f];
+    EXPECT_LT((r.qd - qd).norm(), kMatch) << kLegNames[f];
+    EXPECT_LT((r.qdd - qdd).norm(), kMatch * 100) << kLegNames[f] << ": q̈ through the ill-conditioned J_C";
+    // Without the rolling radius the same Ṗ asks for other rates: the term is not negligible.
+    EXPECT_GT((leg.inverse_rates(leg.foot_position(q), Pd, Pdd).qd - qd).norm(), 100 * kMatch) << kLegNames[f];
+  }
+}
+
+TEST(ClosedLoopTrot, FirstTickAsksForThePoseTheRobotStandsIn) {
+  // At t = 0 every foot (two in stance, two about to lift) is anchored where it is measured, and B_ref is
+  // the plan's start, which is the standing base: q_des is the measured q but for IK round-off and the
+  // fixed-point passes (~1e-9 rad), far below the 4.5 mrad the first millisecond's motion makes.
+  test::TempDir dir("closed_loop_trot");
+  const World world = trot_world(dir, "flat_noslip", "pid", 0.01);
+  const ControllerSpec& spec = world.model.controllers.at(0);
+  ASSERT_TRUE(spec.source);
+  const Eigen::VectorXd q = driven(world, world.initial.q, false), qd = driven(world, world.initial.v, true);
+  const Eigen::Isometry3d X_WB = base_pose(world, world.initial);
+  Eigen::VectorXd memory = spec.source->initial_memory(), q_des, qd_des, qdd_des;
+  spec.source->evaluate(0, Measurement{q, qd, X_WB}, memory, q_des, qd_des, qdd_des);
+  constexpr double kStill = 1e-8;   // rad
+  EXPECT_LT((q_des - q).cwiseAbs().maxCoeff(), kStill);
+  EXPECT_TRUE(qd_des.allFinite() && qdd_des.allFinite());
+}
+
+TEST(ClosedLoopTrot, StanceFootStaysAtItsTouchdownPlaceWhenTheBaseMoves) {
+  // A stance foot anchored at t = 0 (RF, which lifts at 0.15 s); at t = 0.05 the measured base is 3 mm and
+  // 0.02 rad off the plan and the legs as at t = 0. With B_ref the plan's pose, the foot's q_des must put
+  // its contact point, by forward kinematics in B_ref, where it was at t = 0 (rolled: P = F − roll):
+  // to the fixed-point passes' ~1 µm (header), far below the 3 mm the base moved.
+  test::TempDir dir("closed_loop_trot");
+  const World world = trot_world(dir, "flat_noslip", "pid", 0.2);
+  const ControllerSpec& spec = world.model.controllers.at(0);
+  const auto& trot = dynamic_cast<const ClosedLoopTrot&>(*spec.source);
+  const Eigen::VectorXd q = driven(world, world.initial.q, false), qd = driven(world, world.initial.v, true);
+  const Eigen::Isometry3d X_WB = base_pose(world, world.initial);
+  Eigen::VectorXd memory = trot.initial_memory(), q_des, qd_des, qdd_des;
+  trot.evaluate(0, Measurement{q, qd, X_WB}, memory, q_des, qd_des, qdd_des);
+  const int rf = 1;
+  ASSERT_TRUE(trot.schedule().phase(rf, 0.05).stance);
+  const LegKinematics leg = leg_of(world, rf);
+  Eigen::Vector3d q_leg;
+  for (int k = 0; k < 3; ++k) q_leg[k] = q[3 * rf + k];   // the replay drives the legs in LF RF LH RH order
+  const Eigen::Vector3d touchdown = X_WB * (leg.foot_position(q_leg) - leg.roll(q_leg, kFootRadius));
+
+  Eigen::Isometry3d moved = X_WB;
+  moved.translate(Eigen::Vector3d(0.003, -0.002, 0));
+  moved.rotate(Eigen::AngleAxisd(0.02, Eigen::Vector3d::UnitZ()));
+  trot.evaluate(0.05, Measurement{q, qd, moved}, memory, q_des, qd_des, qdd_des);
+  const BasePose ref = trot.reference(0.05, moved);
+  const BasePose plan = trot.path().at(0.05);
+  EXPECT_LT((ref.x - plan.x).norm(), 1e-15) << "B_ref is the plan's pose by default";
+  const Eigen::Vector3d q_rf = q_des.segment<3>(3 * rf);
+  const Eigen::Isometry3d X_W_ref = Eigen::Translation3d(ref.x.x(), ref.x.y(), 0.1619034667704308) *
+                                    Eigen::AngleAxisd(ref.x.z(), Eigen::Vector3d::UnitZ());
+  const Eigen::Vector3d held = X_W_ref * (leg.foot_position(q_rf) - leg.roll(q_rf, kFootRadius));
+  constexpr double kHeld = 1e-5;   // m
+  EXPECT_LT((held - touchdown).norm(), kHeld);
+}
+
+TEST(ReplayTrot, PidTrotsFiveSecondsOnNoSlipGroundAlongTheFirstSegment) {
+  // The trot test under pid (the ID controllers' state: README): 5 s on rigid ground with μ = ∞
+  // (no_slip) covers the first waypoint segment (0,0) → (0.25,0) (1.65 s), the turn in place and the start
+  // of the second. Standing, the base is 16.2 cm up; a trot that went down on a knee or its belly would
+  // bring it below 12 cm, and a tilt past 0.2 rad is a stumble (the trot's own sways stay below 0.1 rad).
+  // The centre of mass stays within 2 cm of the waypoint segments (the trot sways it ±5 mm sideways; a
+  // base the legs no longer pull back to the plan drifts tens of centimetres).
+  test::TempDir dir("closed_loop_trot");
+  const World world = trot_world(dir, "flat_noslip", "pid", 5.0);
+  const double dt = world.model.physics.dt;
+  Stepper stepper(world.model, world.model.physics.contact_model, dt);
+  State state = world.initial;
+  ReplayMetricsAccumulator metrics(world.model, 0, {}, replay_watch("links_trot", world.model));
+  metrics.start(state);
+  double max_tilt = 0;
+  for (int k = 0; k < 5000; ++k) {
+    stepper.step(state);
+    metrics.observe(state, stepper.data(), dt);
+    const Eigen::Isometry3d X = base_pose(world, state);
+    max_tilt = std::max(max_tilt, std::acos(std::clamp(X.linear()(2, 2), -1.0, 1.0)));
+  }
+  const ReplayMetrics m = metrics.result();
+  EXPECT_FALSE(m.fall_time.has_value());
+  constexpr double kUpright = 0.12, kTilt = 0.2, kPath = 0.02;   // m, rad, m
+  EXPECT_GT(m.min_base_height, kUpright);
+  EXPECT_LT(max_tilt, kTilt);
+  EXPECT_LT(m.path_max_distance, kPath);
+}
+
+}  // namespace
+}  // namespace impetus
