@@ -27,9 +27,13 @@ double standing_height() { return (0.0065 + 0.077 * std::sin(0.8) + 0.1 * std::s
 
 /// Feedback gains per controller: the joint PD's in N·m/rad and N·m·s/rad (the knee's ~0.5 N·m static load
 /// bends it ~25 mrad; kd within the explicit bound for the 3e-4 kg·m² shank at 1 ms); the ID controllers'
-/// in 1/s² and 1/s (critically damped, ω = 10 rad/s).
-std::string gains(const std::string& controller) {
-  return controller == "pid" ? R"( kp="20" kd="0.2")" : R"( kp="100" kd="20")";
+/// in 1/s² and 1/s, critically damped: standing, ω = 10 rad/s; trotting, ω = √1000 ≈ 32 rad/s (kd = 2ω ≈ 63):
+/// a 75 ms swing is ~2.4/ω, so the swing legs follow their splines (at ω = 10 they lag ~33 mrad and land
+/// with velocity, and every ID controller fell within 1 s on μ = 0.1; at ω = 32, id_qp_coulomb,
+/// id_lcp_coulomb and both id_sensed trot 5 s there: notes/trot14.md).
+std::string gains(const std::string& controller, bool trot) {
+  if (controller == "pid") return R"( kp="20" kd="0.2")";
+  return trot ? R"( kp="1000" kd="63")" : R"( kp="100" kd="20")";
 }
 
 /// The <controller …> opening of a replay controller name: its type, gains and options. id_sensed_lag2 is
@@ -85,7 +89,7 @@ std::string links_scene(const std::string& models_dir, const ReplayRequest& r, d
     << ground(r.terrain)
     << "\n  <model name=\"links\" urdf=\"" << models_dir << "/links/links.urdf\" base=\"floating\""
     << " check_triangle_inequality=\"false\">\n    <origin xyz=\"0 0 " << z << "\"/>\n    " << joints
-    << "\n    " << controller_element(r.controller, gains(r.controller)) << controller_body << "\n  </model>\n</scene>\n";
+    << "\n    " << controller_element(r.controller, gains(r.controller, r.name != "links_stance")) << controller_body << "\n  </model>\n</scene>\n";
   return s.str();
 }
 
@@ -249,7 +253,7 @@ const std::vector<ReplayInfo>& replay_list() {
          {"flat_noslip", "flat", "height_map"}, controllers, {}, 2.0, 2},
         // On the height map the planner's feet and base follow a flat ground at the map's mid-height.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_noslip", "flat", "height_map"}, controllers, {}, 30.0, 3},
+         {"flat_noslip", "flat", "height_map"}, controllers, {}, 30.0, 4},
         {"arm7_grasp", "seed 004: arm7_hand holding a 6000 kg/m³ box through q_des = π/2 − 0.1(1 − cos 10t)",
          {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 1},
         {"seed000_grasp", "seed 000 Table I: two fingers squeezing two boxes against gravity, dt 0.01 s, 1000 steps",

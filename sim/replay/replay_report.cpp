@@ -186,7 +186,7 @@ void links_report(std::ostream& o, const ReplayInfo& info, const std::vector<Cel
     o << "\nNot matched: the compliant terrains (the paper's two compliant columns) — the compliant ground is not "
          "built; our trot is closed loop as the paper's planner (Pacer), but its touchdowns are not impact-free, "
          "which the ID controllers (for non-impacting contact) do not survive with four feet down; the paper's controller gains are not given (ours: "
-         "ID kp 100 1/s², kd 20 1/s; PID kp 20 N·m/rad, kd 0.2 N·m·s/rad).\n";
+         "ID kp 1000 1/s², kd 63 1/s in the trot, 100 and 20 standing; PID kp 20 N·m/rad, kd 0.2 N·m·s/rad).\n";
 }
 
 void arm_report(std::ostream& o, const std::vector<Cell>& cells) {
