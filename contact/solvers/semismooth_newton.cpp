@@ -111,7 +111,6 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
     return result;
   }
   double psi = 0.5 * phi_.squaredNorm();
-  lu_.setThreshold(options_.rank_threshold);
   cod_.setThreshold(options_.rank_threshold);
   double lm_factor = 1;        // ν of (S6)
   int phase_start = 0;         // first iteration at the current μ (the stall test looks within a phase)
@@ -148,7 +147,8 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
     // Newton direction (S5), accepted outright when its step is not short.
     bool newton_found = false;
     lu_.compute(H_);
-    const bool regular = lu_.isInvertible();
+    const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
+    const bool regular = pivots.minCoeff() > options_.rank_threshold * pivots.maxCoeff();
     if (!regular) cod_.compute(H_);
     if (regular || cod_.rank() > 0) {
       d_ = -phi_;

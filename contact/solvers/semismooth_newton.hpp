@@ -20,6 +20,12 @@
 //   Direction, each iteration k:
 //     Newton:  H d = −Φ, accepted when H has full numerical rank and d descends fast enough,
 //              ∇Ψᵀd ≤ −ρ_d ‖d‖^p,  ∇Ψ = HᵀΦ   (the test of DFK 1996, step 3);                   (S5)
+//     H counts as singular when a pivot of its partial-pivoting LU factors is below rank_threshold times the
+//              largest: exact for the ECP's singular H (zero columns stay zero under row operations, so
+//              their pivot is 0 up to round-off), and a fraction of full pivoting's cost (Eigen's FullPivLU
+//              was 45 % of the perf samples of scenes/fast_drop_small.xml under ecp; the contact stage
+//              took 0.58× the time without it). A near-singular H it misses gives a long, short-stepped
+//              Newton direction, which (S6) replaces.
 //     When H is singular (numerical rank r < n), the minimum-norm Gauss–Newton step
 //              d = −H⁺Φ  (complete orthogonal decomposition, the same rank threshold)              (S5′)
 //              instead: ∇Ψᵀd = −‖P_range(H) Φ‖² ≤ 0, so it descends unless Φ ⊥ range(H), and where the
@@ -99,7 +105,7 @@ struct SemismoothNewtonOptions {
   /// Descent test of the Newton direction (S5): ρ_d and p (DFK 1996 use p > 2).
   double descent_rho = 1e-10;
   double descent_power = 2.1;
-  /// Numerical rank of H: pivots below rank_threshold·(largest pivot) count as zero. Range (0, 1).
+  /// Numerical rank of H: LU pivots below rank_threshold·(largest pivot) count as zero. Range (0, 1).
   double rank_threshold = 1e-12;
   /// Smallest LM parameter λ_min of (S6), relative to the largest diagonal entry of HᵀH. Range > 0.
   double lm_min = 1e-14;
@@ -181,7 +187,7 @@ class SemismoothNewton {
   Eigen::VectorXd F_, phi_, d_, grad_;
   Trial newton_, lm_;
   Eigen::MatrixXd J_, H_, HtH_;
-  Eigen::FullPivLU<Eigen::MatrixXd> lu_;
+  Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod_;   // (S5′), when lu_ finds H singular
   CodSolveScratch cod_scratch_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
