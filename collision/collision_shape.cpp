@@ -57,6 +57,11 @@ CollisionShape prepare_shape(const Geometry& g, int index) {
     for (const Eigen::Vector3i& t : m.triangles)
       if ((t.array() < 0).any() || (t.array() >= static_cast<int>(m.vertices.size())).any())
         refuse(g, index, "a triangle of '" + m.filename + "' indexes a missing vertex");
+    if (m.hull) {   // kept by prepare_shape_keeping_hull: a hull with volume, of a mesh that collides as it
+      c.kind = ConvexShape::Kind::kPolytope;
+      c.polytope = m.hull;
+      return out;
+    }
     HullResult hull = convex_hull(m.vertices);
     if (hull.hull) {
       const double tolerance = kConvexityRelative * hull.hull->diameter();
@@ -75,6 +80,12 @@ CollisionShape prepare_shape(const Geometry& g, int index) {
     out.bounds_G.setEmpty();
     for (const Eigen::Vector3d& v : m.vertices) out.bounds_G.extend(v);
   }
+  return out;
+}
+
+CollisionShape prepare_shape_keeping_hull(Geometry& g, int index) {
+  CollisionShape out = prepare_shape(g, index);
+  if (auto* m = std::get_if<Mesh>(&g.shape); m && out.convex) m->hull = out.convex_shape.polytope;
   return out;
 }
 

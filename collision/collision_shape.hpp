@@ -31,8 +31,13 @@ struct CollisionShape {
 };
 
 /// Prepares geometry `index`. Throws std::invalid_argument, naming the geometry, for a non-positive
-/// or non-finite size, an empty mesh, a triangle index out of range or a non-finite vertex.
+/// or non-finite size, an empty mesh, a triangle index out of range or a non-finite vertex. A mesh
+/// that carries its hull (Mesh::hull) is not given to qhull again.
 CollisionShape prepare_shape(const Geometry& geometry, int index);
+
+/// prepare_shape, and a mesh that collides as its hull keeps that hull in Mesh::hull (the scene
+/// loader's check, so that the same hull is not built again for each user of the model).
+CollisionShape prepare_shape_keeping_hull(Geometry& geometry, int index);
 
 /// Tight bounds of the posed shape in W.
 Eigen::AlignedBox3d world_bounds(const CollisionShape& shape, const Eigen::Isometry3d& X_WG);

@@ -6,11 +6,14 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <memory>
 #include <string>
 #include <variant>
 #include <vector>
 
 namespace impetus {
+
+struct Polytope;
 
 struct Sphere { double radius = 0; };                                  // 0: a contact point (Drake)
 struct Box { Eigen::Vector3d size = Eigen::Vector3d::Zero(); };        // full edge lengths (m)
@@ -22,6 +25,10 @@ struct Mesh {
   std::vector<Eigen::Vector3d> vertices;       // in G, scale applied
   std::vector<Eigen::Vector3i> triangles;      // indices into vertices
   bool exact = false;                          // collide with the triangles (FCL's BVH), not the convex hull
+  /// The convex hull of `vertices` once the scene loader has checked the geometry (null before, and for
+  /// meshes that keep their triangles): the shape's every later preparation — collision detector,
+  /// divergence monitor — shares it instead of running qhull again. Stale if `vertices` change.
+  std::shared_ptr<const Polytope> hull;
 };
 
 using Shape = std::variant<Sphere, Box, Cylinder, Capsule, Mesh>;

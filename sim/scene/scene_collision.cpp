@@ -152,12 +152,12 @@ void read_explicit_pairs(const xml::Element& root, WorldModel& model) {
 
 }  // namespace
 
-void check_geometries(const SceneBuild& build) {
-  const std::vector<Geometry>& geometries = build.model.geometries;
+void check_geometries(SceneBuild& build) {
+  std::vector<Geometry>& geometries = build.model.geometries;
   for (std::size_t i = 0; i < geometries.size(); ++i) {
-    const Geometry& g = geometries[i];
+    Geometry& g = geometries[i];
     try {
-      prepare_shape(g, static_cast<int>(i));
+      prepare_shape_keeping_hull(g, static_cast<int>(i));
     } catch (const std::invalid_argument& e) {
       throw LoadError(g.file.empty() ? build.file : g.file, g.line, e.what());
     }

@@ -25,8 +25,9 @@
 namespace impetus::scene {
 
 /// Refuses, at its file and line, a collision geometry the collision stage cannot prepare (what
-/// `impetus run` would refuse), so that `impetus check` refuses it first.
-void check_geometries(const SceneBuild& build);
+/// `impetus run` would refuse), so that `impetus check` refuses it first. Keeps each mesh's hull
+/// (Mesh::hull) for the collision stage.
+void check_geometries(SceneBuild& build);
 
 /// Fills build.model.collision from the models' policies and the <exclude>/<include> children of
 /// `root`; `initial` is the scene's initial state.

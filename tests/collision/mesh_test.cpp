@@ -94,6 +94,30 @@ TEST(Mesh, ConvexityIsDetected) {
   EXPECT_EQ(s.ground_points.size(), 10u);   // the hull drops the inner corner (1, ·, 1)
 }
 
+TEST(Mesh, APreparedMeshKeepsItsHullForTheNextPreparation) {
+  // The scene loader's check keeps the hull; every later preparation (collision detector, divergence
+  // monitor) takes that polytope instead of running qhull again, and gets the same shape.
+  Geometry cube;
+  cube.shape = box_mesh(Eigen::Vector3d(1, 2, 3));
+  const CollisionShape fresh = prepare_shape(cube, 0);
+  EXPECT_FALSE(std::get<Mesh>(cube.shape).hull);
+  const CollisionShape first = prepare_shape_keeping_hull(cube, 0);
+  ASSERT_TRUE(std::get<Mesh>(cube.shape).hull);
+  const CollisionShape again = prepare_shape(cube, 0);
+  ASSERT_TRUE(again.convex);
+  EXPECT_EQ(again.convex_shape.polytope.get(), std::get<Mesh>(cube.shape).hull.get());
+  ASSERT_EQ(again.convex_shape.polytope->vertices.size(), fresh.convex_shape.polytope->vertices.size());
+  for (std::size_t i = 0; i < fresh.convex_shape.polytope->vertices.size(); ++i)
+    EXPECT_EQ(again.convex_shape.polytope->vertices[i], fresh.convex_shape.polytope->vertices[i]);
+  EXPECT_EQ(again.convex_shape.polytope->faces.size(), fresh.convex_shape.polytope->faces.size());
+  // A mesh that keeps its triangles keeps no hull: FCL's BVH collides with it.
+  Geometry l;
+  l.shape = l_shape();
+  EXPECT_FALSE(prepare_shape_keeping_hull(l, 0).convex);
+  EXPECT_FALSE(std::get<Mesh>(l.shape).hull);
+  EXPECT_FALSE(prepare_shape(l, 0).convex);
+}
+
 // By default a mesh collides as its convex hull: the L's hull has the cut corner filled in, 10 vertices
 // and 7 faces (two pentagons and five rectangles), and it rests on a box along the hull's bottom face.
 TEST(Mesh, NonConvexMeshIsItsHullByDefault) {
