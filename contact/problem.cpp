@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -81,10 +82,25 @@ void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::M
   delassus_into(*this, A, B, out, w);
 }
 
-void delassus_into(const ContactProblem& p, const SparseRows& A, const SparseRows& B, Eigen::Ref<Eigen::MatrixXd> out,
-                   DelassusScratch& w) {
+namespace {
+
+/// delassus_into for the columns j of out with columns[j] (all of them without `columns`), or with `diagonal`
+/// only out(i, i) for i < diagonal (A = B). Every entry is the same sequence of fused multiply-adds either
+/// way: Y = M_b⁻¹ B_bᵀ is solved for all of B's rows in the block whatever is wanted (so each column of Y is
+/// the same numbers), and acc_j = Σ A_b(a, c)·Y(c, j) runs over a's entries in order, an fma per entry in a
+/// vector lane or, for a selected or diagonal entry, in a lane of a shorter vector or std::fma: the same
+/// rounding. out(a, j) = 0 + acc over the blocks in order.
+void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRows& B, const std::vector<char>* columns,
+                   int diagonal, Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& w) {
   assert(A.cols() == p.nv && B.cols() == p.nv && out.rows() == A.rows() && out.cols() == B.rows());
-  out.setZero();
+  if (columns == nullptr && diagonal < 0) {
+    out.setZero();
+  } else if (columns != nullptr) {
+    for (int j = 0; j < out.cols(); ++j)
+      if ((*columns)[j]) out.col(j).setZero();
+  } else {
+    for (int i = 0; i < diagonal; ++i) out(i, i) = 0;
+  }
   w.a_rows.build(A, p.systems);
   if (&A != &B) w.b_rows.build(B, p.systems);
   const RowsByBlock& b_rows = (&A == &B) ? w.a_rows : w.b_rows;
@@ -105,25 +121,61 @@ void delassus_into(const ContactProblem& p, const SparseRows& A, const SparseRow
         if (c >= 0 && c < s.size) Y(c, j) += it.value();
       }
     solve_block_in_place(s, Y);
-    // Yᵀ, so that the row of Y each entry of A scales is contiguous: the products below are the same
-    // multiply-adds in the same order, vectorised.
-    if (w.y_t.size() < static_cast<size_t>(s.size) * kb) w.y_t.resize(static_cast<size_t>(s.size) * kb);
-    Eigen::Map<Eigen::MatrixXd> Yt(w.y_t.data(), kb, s.size);
-    Yt = Y.transpose();
-
-    // out(a, B rows) += A_b(a, :) · Y for each row a of A touching block b.
-    if (w.acc.size() < kb) w.acc.resize(kb);
     const int* arow = w.a_rows.of(b);
+    if (diagonal >= 0) {   // A = B: row i of A is row brow[j] of B at the same j
+      for (int j = 0; j < kb; ++j) {
+        if (arow[j] >= diagonal) continue;
+        double acc = 0;
+        for (SparseRows::InnerIterator it(A, arow[j]); it; ++it) {
+          const int c = static_cast<int>(it.col()) - s.offset;
+          if (c >= 0 && c < s.size) acc = std::fma(it.value(), Y(c, j), acc);
+        }
+        out(arow[j], arow[j]) += acc;
+      }
+      continue;
+    }
+    // Yᵀ over the wanted columns, so that the row of Y each entry of A scales is contiguous: the products
+    // below are the same multiply-adds in the same order, vectorised.
+    w.wanted.clear();
+    for (int j = 0; j < kb; ++j)
+      if (columns == nullptr || (*columns)[brow[j]]) w.wanted.push_back(j);
+    const int kw = static_cast<int>(w.wanted.size());
+    if (kw == 0) continue;
+    if (w.y_t.size() < static_cast<size_t>(s.size) * kw) w.y_t.resize(static_cast<size_t>(s.size) * kw);
+    Eigen::Map<Eigen::MatrixXd> Yt(w.y_t.data(), kw, s.size);
+    for (int j = 0; j < kw; ++j) Yt.row(j) = Y.col(w.wanted[j]).transpose();
+
+    // out(a, wanted B rows) += A_b(a, :) · Y for each row a of A touching block b.
+    if (w.acc.size() < kw) w.acc.resize(kw);
     for (int i = 0; i < ka; ++i) {
-      auto acc = w.acc.head(kb);
+      auto acc = w.acc.head(kw);
       acc.setZero();
       for (SparseRows::InnerIterator it(A, arow[i]); it; ++it) {
         const int c = static_cast<int>(it.col()) - s.offset;
         if (c >= 0 && c < s.size) acc += it.value() * Yt.col(c);
       }
-      for (int j = 0; j < kb; ++j) out(arow[i], brow[j]) += acc[j];
+      for (int j = 0; j < kw; ++j) out(arow[i], brow[w.wanted[j]]) += acc[j];
     }
   }
+}
+
+}  // namespace
+
+void delassus_into(const ContactProblem& p, const SparseRows& A, const SparseRows& B, Eigen::Ref<Eigen::MatrixXd> out,
+                   DelassusScratch& w) {
+  delassus_part(p, A, B, nullptr, -1, out, w);
+}
+
+void delassus_columns_into(const ContactProblem& p, const SparseRows& A, const SparseRows& B,
+                           const std::vector<char>& columns, Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& w) {
+  assert(static_cast<Eigen::Index>(columns.size()) == B.rows());
+  delassus_part(p, A, B, &columns, -1, out, w);
+}
+
+void delassus_diagonal_into(const ContactProblem& p, const SparseRows& A, int count, Eigen::Ref<Eigen::MatrixXd> out,
+                            DelassusScratch& w) {
+  assert(count >= 0 && count <= A.rows());
+  delassus_part(p, A, A, nullptr, count, out, w);
 }
 
 void ContactProblem::clear_rows(int columns) {

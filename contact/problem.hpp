@@ -74,6 +74,7 @@ struct DelassusScratch {
   std::vector<double> y;                  // M_b⁻¹ B_bᵀ, size_b × (rows of B in block b), column-major
   std::vector<double> y_t;                // its transpose
   Eigen::VectorXd acc;                    // one row of A_b M_b⁻¹ B_bᵀ
+  std::vector<int> wanted;                // the columns of Y a partial product computes
 };
 
 struct ContactProblem {

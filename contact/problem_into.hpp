@@ -18,4 +18,13 @@ void solve_M_into(const ContactProblem& problem, const Eigen::Ref<const Eigen::V
 void delassus_into(const ContactProblem& problem, const SparseRows& A, const SparseRows& B,
                    Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& scratch);
 
+/// The columns j of delassus_into's out with columns[j] (size rows(B)), the same numbers to the bit; the
+/// other columns of out are left as they are.
+void delassus_columns_into(const ContactProblem& problem, const SparseRows& A, const SparseRows& B,
+                           const std::vector<char>& columns, Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& scratch);
+
+/// out(i, i) of delassus_into(A, A) for i < count, the same numbers to the bit; the rest of out is left.
+void delassus_diagonal_into(const ContactProblem& problem, const SparseRows& A, int count, Eigen::Ref<Eigen::MatrixXd> out,
+                            DelassusScratch& scratch);
+
 }  // namespace impetus

@@ -87,7 +87,7 @@ void ApproachingGroups::expand(const StewartTrinkleLcp& lcp, Eigen::Ref<Eigen::V
   }
 }
 
-bool ApproachingGroups::solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, LemkeSolver& lemke,
+bool ApproachingGroups::solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, LemkeSolver& lemke,
                               double tolerance, Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result) {
   const int ng = lcp.ng;
   in_G.assign(ng, 0);
@@ -104,6 +104,11 @@ bool ApproachingGroups::solve(const ContactProblem& problem, const StewartTrinkl
     for (int g = 0; g < ng; ++g)
       if (in_G[g]) groups.push_back(g);
     if (static_cast<int>(groups.size()) == ng) return false;   // the whole LCP: the caller's solve
+    // The restriction reads D over G's rows and the limits', and z (zero elsewhere) acts through them only.
+    columns.assign(lcp.D.rows(), 0);
+    for (int g : groups) columns[g] = columns[ng + lcp.nl + g] = columns[2 * ng + lcp.nl + g] = 1;
+    for (int l = 0; l < lcp.nl; ++l) columns[ng + l] = 1;
+    lcp.need_D(columns);
     restrict(lcp);
     assemble_stewart_trinkle_matrix(sub);
     q_sub = sub.q;

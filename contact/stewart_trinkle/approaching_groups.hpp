@@ -41,6 +41,7 @@ struct ApproachingGroups {
   std::vector<char> in_G;            // (ng) group g is in G
   std::vector<int> groups;           // G in increasing order
   std::vector<int> block_of_group;   // (ng) friction block of each group of the whole LCP, −1 if none
+  std::vector<char> columns;         // (rows of D) D's columns of G's unknowns and of the limits
   StewartTrinkleLcp sub;             // (ST6) restricted to G
   Eigen::VectorXd q_sub, z_sub;     // the restricted LCP's q and Lemke's solution (Lemke takes VectorXd)
   VectorView Az{nullptr, 0}, w{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};   // grow-only (contact/solvers/grow_only.hpp)
@@ -51,7 +52,7 @@ struct ApproachingGroups {
   /// the rounds and `residual` the whole problem's certificate ρ ≤ tolerance. False — z unspecified —
   /// when every group already starts in G (the restriction would be the whole LCP) or a round fails:
   /// the caller solves the whole LCP.
-  bool solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, LemkeSolver& lemke, double tolerance,
+  bool solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, LemkeSolver& lemke, double tolerance,
              Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result);
 
  private:

@@ -73,6 +73,7 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
     if (by_groups && restricted.attempts == 1) {
       lemke = restricted;
     } else {
+      ws.lcp_.need_all_D();
       assemble_stewart_trinkle_matrix(ws.lcp_);
       ws.q_lemke_ = ws.lcp_.q;
       lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);

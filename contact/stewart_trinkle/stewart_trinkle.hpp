@@ -176,7 +176,12 @@ struct StewartTrinkleLcp {
   VectorView q{nullptr, 0};                // (size)
 
   const SparseRows* J = nullptr;           // [N; L; S; T] of the leaders ((3ng + nl)×nv), one of J_by_rows
-  MatrixView D{nullptr, 0, 0};             // J W Jᵀ
+  const ContactProblem* problem = nullptr; // the problem J is of, for D's columns computed on demand
+  /// J W Jᵀ, by the columns an answer needs (need_D): the rows' assembly computes only the diagonal of
+  /// its N block (for a); a column not computed is zero but for that diagonal entry.
+  MatrixView D{nullptr, 0, 0};
+  std::vector<char> D_known;               // (rows of D) column computed
+  std::vector<char> D_wanted, column_mask; // scratch of need_D and of its callers
   VectorView Jv{nullptr, 0};               // J v*
 
   // --- storage of the views, and scratch ---
@@ -185,9 +190,20 @@ struct StewartTrinkleLcp {
   DelassusScratch delassus_scratch;        // of D = J W Jᵀ
   std::vector<double> size_N, size_S, size_T;   // (nc) row sizes, for the grouping (ST9)
 
-  /// A(r, c) of (ST6) read off D, without A (for the warm start, ST10).
+  /// Computes the columns c of D with wanted[c] (rows of D) not computed yet, each to the bit of the whole
+  /// J W Jᵀ (contact/problem_into.hpp). Entries of D in other columns are read by nothing but D·p_J over a
+  /// p_J that is zero there.
+  void need_D(const std::vector<char>& wanted);
+  /// need_D for the columns the unknowns z_i, i ∈ `unknowns`, act through: p_N and p_L their own, a friction
+  /// block its group's S and T (λ̂ none).
+  void need_D_of_unknowns(const std::vector<int>& unknowns);
+  /// need_D for every column (Lemke on the whole LCP).
+  void need_all_D();
+
+  /// A(r, c) of (ST6) read off D, without A (for the warm start, ST10); D's columns of r's and c's unknowns.
   double entry(int r, int c) const;
   /// Az = A z from D in O(size(D)²), without A; p_J and Dp are scratch. Az: size; p_J, Dp: rows of D.
+  /// D's columns of z's nonzero unknowns.
   void times(const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> Az, Eigen::Ref<Eigen::VectorXd> p_J,
              Eigen::Ref<Eigen::VectorXd> Dp) const;
 };
@@ -203,7 +219,8 @@ struct ApproachingGroups;
 /// Everything of (ST6)–(ST9) but the matrix A: groups, J, D = J W Jᵀ, J v*, a, q.
 void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
                                    StewartTrinkleLcp& lcp);
-/// A of (ST6) from the rows' D (dense, size²): what Lemke needs and the warm start does not.
+/// A of (ST6) from the rows' D (dense, size²): what Lemke needs and the warm start does not. Reads every
+/// column of D: after need_all_D for an LCP of assemble_stewart_trinkle_rows.
 void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp);
 
 class StewartTrinkleModel final : public ContactModel {

@@ -151,8 +151,11 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
   // iT(g) = nu + ng + g.
   const SparseRows& J = stack_rows(problem, lcp.leader, lcp.J_by_rows);
   lcp.J = &J;
+  lcp.problem = &problem;
   grow(lcp.D, lcp.D_storage, J.rows(), J.rows());
-  delassus_into(problem, J, J, lcp.D, lcp.delassus_scratch);
+  lcp.D.setZero();
+  lcp.D_known.assign(J.rows(), 0);
+  delassus_diagonal_into(problem, J, ng, lcp.D, lcp.delassus_scratch);
   grow(lcp.Jv, lcp.Jv_storage, J.rows());
   lcp.Jv.noalias() = J * problem.v_star;
 
@@ -216,7 +219,40 @@ void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp) {
 void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_edges, double merge_tolerance,
                                   StewartTrinkleLcp& lcp) {
   assemble_stewart_trinkle_rows(problem, friction_edges, merge_tolerance, lcp);
+  lcp.need_all_D();
   assemble_stewart_trinkle_matrix(lcp);
+}
+
+void StewartTrinkleLcp::need_D(const std::vector<char>& wanted) {
+  assert(static_cast<Eigen::Index>(wanted.size()) == D.rows() && problem != nullptr && J != nullptr);
+  bool missing = false;
+  D_wanted.resize(wanted.size());
+  for (std::size_t c = 0; c < wanted.size(); ++c) {
+    D_wanted[c] = wanted[c] && !D_known[c];
+    missing = missing || D_wanted[c];
+  }
+  if (!missing) return;
+  delassus_columns_into(*problem, *J, *J, D_wanted, D, delassus_scratch);
+  for (std::size_t c = 0; c < wanted.size(); ++c) D_known[c] = D_known[c] || D_wanted[c];
+}
+
+void StewartTrinkleLcp::need_D_of_unknowns(const std::vector<int>& unknowns) {
+  const int nu = ng + nl;
+  column_mask.assign(D.rows(), 0);
+  for (int i : unknowns) {
+    if (i < nu) {
+      column_mask[i] = 1;
+    } else if (i < offset_lambda) {
+      const int g = friction_group[(i - offset_F) / k];
+      column_mask[nu + g] = column_mask[nu + ng + g] = 1;
+    }
+  }
+  need_D(column_mask);
+}
+
+void StewartTrinkleLcp::need_all_D() {
+  column_mask.assign(D.rows(), 1);
+  need_D(column_mask);
 }
 
 double StewartTrinkleLcp::entry(int r, int c) const {

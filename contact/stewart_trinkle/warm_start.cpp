@@ -54,7 +54,7 @@ bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp&
 
 }  // namespace
 
-bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance,
+bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance,
                                     Eigen::Ref<Eigen::VectorXd> z, double& residual) {
   if (!guess_in_lcp_layout(problem, lcp, *this)) return false;
   const double scale = z_guess.lpNorm<Eigen::Infinity>();
@@ -76,6 +76,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, const Stewart
   }
   const int nb = static_cast<int>(basis.size());
   if (nb == 0) return false;
+  lcp.need_D_of_unknowns(basis);   // z is zero off the basis
 
   grow(A_BB, A_BB_storage, nb, nb);
   grow(rhs, rhs_storage, nb);

@@ -46,7 +46,7 @@ struct StewartTrinkleWarmStart {
   /// `residual` its certificate ρ ≤ tolerance; false (z unspecified) when there is no guess or the
   /// guessed basis does not solve the LCP.
   /// z: lcp.size.
-  bool solve(const ContactProblem& problem, const StewartTrinkleLcp& lcp, double tolerance, Eigen::Ref<Eigen::VectorXd> z,
+  bool solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance, Eigen::Ref<Eigen::VectorXd> z,
              double& residual);
 };
 

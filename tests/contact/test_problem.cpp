@@ -4,6 +4,7 @@
 #include <random>
 
 #include "contact/problem.hpp"
+#include "contact/problem_into.hpp"
 #include "problem_builder.hpp"
 
 namespace impetus {
@@ -88,6 +89,58 @@ TEST(ContactProblem, DelassusMatchesDenseProductForDistinctAndEqualOperands) {
     EXPECT_LE((out - out.transpose()).norm(), kRoundoff * out.norm()) << "A M⁻¹ Aᵀ must be symmetric";
     // The last row of A is empty: its row and column of the Delassus matrix are exactly zero.
     EXPECT_EQ(out.row(6).norm(), 0.0);
+  }
+}
+
+TEST(ContactProblem, DelassusColumnsAndDiagonalAreTheWholeProductToTheBit) {
+  // Stewart–Trinkle computes D = J W Jᵀ only over the columns an answer needs (stewart_trinkle.hpp,
+  // need_D); the identity of shipped scenes' results rests on each entry being the whole product's own
+  // number. Blocks of 18 (a quadruped's floating base and legs), 6 and 1 coordinates; row counts 1 … 70 so
+  // that the vectorised columns split into full vectors and remainders differently than the whole.
+  std::mt19937 rng(14);
+  const int sizes[] = {18, 6, 1}, offsets[] = {0, 18, 24}, nv = 25;
+  test::ProblemBuilder builder(0.01);
+  for (int s : sizes) builder.add_system(random_spd(s, rng));
+  const ContactProblem& p = builder.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
+  std::normal_distribution<double> g(0, 1);
+  std::uniform_int_distribution<int> pick(0, 2);
+  std::bernoulli_distribution coin(0.3);
+  constexpr double kUntouched = 7.0;   // a value no entry of D takes here
+  for (int rows = 1; rows <= 70; rows += 3) {
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(rows, nv);
+    for (int r = 0; r < rows; ++r)
+      for (int s : {pick(rng), pick(rng)})
+        for (int j = 0; j < sizes[s]; ++j)
+          if (j < 3 || coin(rng)) dense(r, offsets[s] + j) = g(rng);
+    const SparseRows J = dense.sparseView();
+    DelassusScratch scratch;
+    Eigen::MatrixXd whole(rows, rows);
+    delassus_into(p, J, J, whole, scratch);
+
+    std::vector<char> columns(rows);
+    for (char& c : columns) c = coin(rng);
+    Eigen::MatrixXd part = Eigen::MatrixXd::Constant(rows, rows, kUntouched);
+    delassus_columns_into(p, J, J, columns, part, scratch);
+    for (int j = 0; j < rows; ++j)
+      for (int i = 0; i < rows; ++i) {
+        if (columns[j]) {
+          EXPECT_EQ(part(i, j), whole(i, j)) << rows << " rows, entry " << i << ", " << j;
+        } else {
+          EXPECT_EQ(part(i, j), kUntouched) << rows << " rows: column " << j << " was not asked for";
+        }
+      }
+
+    const int count = rows / 2;
+    Eigen::MatrixXd diagonal = Eigen::MatrixXd::Constant(rows, rows, kUntouched);
+    delassus_diagonal_into(p, J, count, diagonal, scratch);
+    for (int j = 0; j < rows; ++j)
+      for (int i = 0; i < rows; ++i) {
+        if (i == j && i < count) {
+          EXPECT_EQ(diagonal(i, i), whole(i, i)) << rows << " rows, diagonal " << i;
+        } else {
+          EXPECT_EQ(diagonal(i, j), kUntouched) << rows << " rows: entry " << i << ", " << j;
+        }
+      }
   }
 }
 
