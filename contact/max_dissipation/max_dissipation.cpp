@@ -65,7 +65,7 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   const int nc = problem.nc, nl = problem.nl;
-  build_phase_one(problem, 0.0, ws.program_, ws.layout_, ws.program_scratch_);   // ρ only in the fallback (MD3): in the
+  build_phase_one(problem, 0.0, ws.program_one_, ws.layout_, ws.program_scratch_);   // ρ only in the fallback (MD3): in the
                                                        // interior-point method a distant bound
                                                        // only slows the gap down
 
@@ -74,18 +74,18 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
                      ((nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any()) ||
                       (nl > 0 && problem.p_L_guess.size() == nl && problem.p_L_guess.any()));
   if (guess) {
-    ws.p2_start_.setZero(nc + nl);
-    if (problem.p_N_guess.size() == nc) ws.p2_start_.head(nc) = problem.p_N_guess;
-    if (problem.p_L_guess.size() == nl) ws.p2_start_.tail(nl) = problem.p_L_guess;
+    ws.p1_start_.setZero(nc + nl);
+    if (problem.p_N_guess.size() == nc) ws.p1_start_.head(nc) = problem.p_N_guess;
+    if (problem.p_L_guess.size() == nl) ws.p1_start_.tail(nl) = problem.p_L_guess;
   }
-  ws.ipm_one_.solve(ws.program_, guess ? &ws.p2_start_ : nullptr, ws.ipm_result_);
-  report.phase_one_status = ws.ipm_result_.status;
-  report.phase_one_iterations = ws.ipm_result_.iterations;
-  if (options_.trace) report.phase_one_trace = ws.ipm_result_.trace;
-  ws.p1_ = ws.ipm_result_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
+  ws.ipm_one_.solve(ws.program_one_, guess ? &ws.p1_start_ : nullptr, ws.result_one_);
+  report.phase_one_status = ws.result_one_.status;
+  report.phase_one_iterations = ws.result_one_.iterations;
+  if (options_.trace) report.phase_one_trace = ws.result_one_.trace;
+  ws.p1_ = ws.result_one_.p.cwiseMax(0.0).cwiseMin(rho);   // rounding-level excursions out of [0, ρ]
 
-  bool certified = ws.ipm_result_.usable();
-  stats.residual = ws.ipm_result_.residual();
+  bool certified = ws.result_one_.usable();
+  stats.residual = ws.result_one_.residual();
   if (!certified) {
     // (MD3): projected Gauss–Seidel from the interior-point iterate.
     const PhaseOnePgsResult pgs =
@@ -94,12 +94,12 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
     stats.residual = pgs.residual;
     certified = pgs.converged;
     stats.status = certified ? SolveStatus::Fallback : SolveStatus::Failed;
-    stats.message = std::string("phase I: interior point ") + to_string(ws.ipm_result_.status) + " (" +
-                    ws.ipm_result_.message + "); projected Gauss-Seidel " +
+    stats.message = std::string("phase I: interior point ") + to_string(ws.result_one_.status) + " (" +
+                    ws.result_one_.message + "); projected Gauss-Seidel " +
                     (certified ? "converged" : "did not converge") + " in " + std::to_string(pgs.sweeps) +
                     " sweeps, residual " + std::to_string(pgs.residual);
   } else {
-    velocity_of(ws, problem, ws.program_, ws.p1_, report.v_phase_one);
+    velocity_of(ws, problem, ws.program_one_, ws.p1_, report.v_phase_one);
   }
   report.p_N_phase_one = ws.p1_.head(nc);
   if (options_.timing) report.phase_one_seconds = seconds_since(start);
@@ -199,8 +199,8 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   } else {
     phase_two(ws, problem, kappa, stats, report);
   }
-  const Eigen::VectorXd& p = closed ? ws.p_closed_ : ws.ipm_result_.p;
-  const bool usable = closed || ws.ipm_result_.usable();
+  const Eigen::VectorXd& p = closed ? ws.p_closed_ : ws.result_two_.p;
+  const bool usable = closed || ws.result_two_.usable();
 
   // Acceptance (MD9).
   const double eps = options_.check_tolerance;
@@ -208,7 +208,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   const double energy_scale = std::max(report.kinetic_energy_star, 0.5 * mass * vbar * vbar);
   std::string why;
   if (!usable) {
-    why = std::string("phase II: interior point ") + to_string(ws.ipm_result_.status) + " (" + ws.ipm_result_.message + ")";
+    why = std::string("phase II: interior point ") + to_string(ws.result_two_.status) + " (" + ws.result_two_.message + ")";
   } else if (!p.allFinite() || !ws.v2_.allFinite()) {
     why = "phase II: non-finite result";
   } else {
@@ -245,7 +245,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   if (!why.empty()) return keep_phase_one(why);
 
   report.phase_two_accepted = true;
-  stats.residual = closed ? ws.single_.residual : ws.ipm_result_.residual();
+  stats.residual = closed ? ws.single_.residual : ws.result_two_.residual();
   result.v_plus = ws.v2_;
   for (int i = 0; i < nc; ++i) {
     const int o = ws.layout_.contact_offset[i];
@@ -263,10 +263,10 @@ void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem
   const int nc = problem.nc, nl = problem.nl;
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
-  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_, ws.layout_,
+  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_two_, ws.layout_,
                   ws.program_scratch_, report.kinetic_energy_phase_one);
   const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
-  ws.p2_start_.setZero(ws.program_.np);
+  ws.p2_start_.setZero(ws.program_two_.np);
   for (int i = 0; i < nc; ++i) {
     const int o = ws.layout_.contact_offset[i];
     ws.p2_start_[o] = guess ? problem.p_N_guess[i] : ws.p1_[i];
@@ -278,13 +278,13 @@ void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem
   for (int k = 0; k < nl; ++k)
     if (ws.layout_.limit_index[k] >= 0)
       ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
-  ws.ipm_two_.solve(ws.program_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.ipm_result_);
-  report.phase_two_status = ws.ipm_result_.status;
-  report.phase_two_iterations = ws.ipm_result_.iterations;
-  if (options_.trace) report.phase_two_trace = ws.ipm_result_.trace;
-  stats.iterations += ws.ipm_result_.iterations;
-  const Eigen::VectorXd& p = ws.ipm_result_.p;
-  velocity_of(ws, problem, ws.program_, p, ws.v2_);
+  ws.ipm_two_.solve(ws.program_two_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.result_two_);
+  report.phase_two_status = ws.result_two_.status;
+  report.phase_two_iterations = ws.result_two_.iterations;
+  if (options_.trace) report.phase_two_trace = ws.result_two_.trace;
+  stats.iterations += ws.result_two_.iterations;
+  const Eigen::VectorXd& p = ws.result_two_.p;
+  velocity_of(ws, problem, ws.program_two_, p, ws.v2_);
   report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
   if (options_.timing) report.phase_two_seconds = seconds_since(start);
 }

@@ -192,17 +192,19 @@ class MaxDissipationModel final : public ContactModel {
     // analysis of its last program (interior_point_kkt.hpp) for the next step's.
     InteriorPointSolver ipm_one_, ipm_two_;
     PhaseOnePgs pgs_;
-    ConeProgram program_;
+    // A program, a result and a start per phase too: the phases' sizes differ, and buffers shared by both
+    // would be resized (reallocated) twice a solve.
+    ConeProgram program_one_, program_two_;
     ImpulseLayout layout_;
     PhaseProgramScratch program_scratch_;
-    InteriorPointResult ipm_result_;
+    InteriorPointResult result_one_, result_two_;
     SingleContact single_;
-    Eigen::VectorXd p1_, p2_start_, v2_, impulse_, scratch_, p_closed_;
+    Eigen::VectorXd p1_, p1_start_, p2_start_, v2_, impulse_, scratch_, p_closed_;
   };
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
   bool phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
-  /// Phase II (MD4–MD7) by the interior point into ws.ipm_result_, ws.v2_ and `report`.
+  /// Phase II (MD4–MD7) by the interior point into ws.result_two_, ws.v2_ and `report`.
   void phase_two(Workspace& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
   /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "contact/sparse_fill.hpp"
+
 namespace impetus {
 namespace {
 
@@ -48,8 +50,12 @@ void add_nonnegative_group(int offset, double upper, ConeProgram& program) {
 /// |X_i v| ≤ √(X_i M⁻¹ X_iᵀ) · √(2E) by Cauchy–Schwarz in the M inner product.
 class RowsThatCannotBind {
  public:
-  RowsThatCannotBind(const ContactProblem& problem, double energy_ceiling)
-      : problem_(problem), speed2_(2 * energy_ceiling) {
+  RowsThatCannotBind(const ContactProblem& problem, double energy_ceiling, PhaseProgramScratch& scratch)
+      : problem_(problem),
+        speed2_(2 * energy_ceiling),
+        block_of_(scratch.block_of),
+        segment_(scratch.segment),
+        solved_(scratch.solved) {
     if (!std::isfinite(speed2_)) return;
     block_of_.assign(problem.nv, -1);
     for (std::size_t b = 0; b < problem.systems.size(); ++b)
@@ -84,8 +90,8 @@ class RowsThatCannotBind {
 
   const ContactProblem& problem_;
   double speed2_;
-  std::vector<int> block_of_;
-  mutable Eigen::VectorXd segment_, solved_;
+  std::vector<int>& block_of_;           // the caller's buffers (PhaseProgramScratch)
+  Eigen::VectorXd &segment_, &solved_;
 };
 
 }  // namespace
@@ -118,10 +124,9 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
     program.c[nc + k] = problem.phi_L[k] / problem.dt;
     add_nonnegative_group(nc + k, elastic_bound, program);
   }
-  program.J.resize(nc + nl, problem.nv);
-  program.J.setFromTriplets(J.begin(), J.end());
-  program.R.resize(0, problem.nv);
-  program.r.resize(0);
+  set_from_triplets_in_place(program.J, nc + nl, problem.nv, J, scratch.order);
+  if (program.R.rows() != 0 || program.R.cols() != problem.nv) program.R.resize(0, problem.nv);   // Eigen reallocates
+  program.r.resize(0);                                                                          // on every resize to 0 rows
 }
 
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
@@ -132,7 +137,7 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
   J.clear();
   R.clear();
   r.clear();
-  const RowsThatCannotBind slack(problem, energy_ceiling);
+  const RowsThatCannotBind slack(problem, energy_ceiling, scratch);
   auto velocity_row = [&](const SparseRows& X, int row, double offset) {
     if (slack.cannot_bind(X, row, offset)) return;
     copy_row(X, row, static_cast<int>(r.size()), R);
@@ -143,7 +148,9 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
   program.groups.clear();
   program.linear.clear();
   program.cones.clear();
-  program.budgets.assign(1, ImpulseBudget{});
+  program.budgets.resize(1);                       // a fresh budget in the last one's buffer
+  program.budgets[0].index.clear();
+  program.budgets[0].bound = 0;
   layout.contact_offset.resize(nc);
   layout.has_friction.assign(nc, 0);
   layout.normal_index.resize(nc);
@@ -216,10 +223,8 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
   }
   program.np = np;
   program.c.resize(0);
-  program.J.resize(np, problem.nv);
-  program.J.setFromTriplets(J.begin(), J.end());
-  program.R.resize(static_cast<int>(r.size()), problem.nv);
-  program.R.setFromTriplets(R.begin(), R.end());
+  set_from_triplets_in_place(program.J, np, problem.nv, J, scratch.order);
+  set_from_triplets_in_place(program.R, static_cast<int>(r.size()), problem.nv, R, scratch.order);
   program.r = Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<int>(r.size()));
   program.budgets[0].bound = kappa;
   if (nc == 0) program.budgets.clear();

@@ -29,6 +29,9 @@ struct ImpulseLayout {
 /// Buffers of the builders below, owned by their caller.
 struct PhaseProgramScratch {
   std::vector<Eigen::Triplet<double>> J, R;   // entries of the program's 𝐉 and R
+  std::vector<int> order;                     // set_from_triplets_in_place's (contact/sparse_fill.hpp)
+  std::vector<int> block_of;                  // (nv) system block of each column, for (MD10)
+  Eigen::VectorXd segment, solved;            // one block's row X_i and M⁻¹X_iᵀ, for (MD10)
   std::vector<double> r;                      // offsets of the velocity rows R
 };
 

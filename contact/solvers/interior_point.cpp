@@ -158,13 +158,22 @@ void InteriorPointSolver::residuals(const ConeProgram& P) {
 }
 
 void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_start, InteriorPointResult& result) {
-  result = InteriorPointResult{};
+  // A fresh result's fields, in the buffers of the last one: no allocation while the sizes repeat.
+  result.status = InteriorPointStatus::Solved;
+  result.iterations = 0;
+  result.primal_residual = result.dual_residual = result.gap = 0;
+  result.regularized_pivots = 0;
+  result.message.clear();
+  result.trace = InteriorPointTrace{};
   result.v = P.v_star;
   result.p.setZero(P.np);
   result.z_R.setZero(P.nr());
   auto fail = [&](InteriorPointStatus status, const std::string& why) {
     result.status = status;
     result.message = why;
+    result.y.resize(0);   // set below from the best iterate, if there is one
+    result.z.resize(0);
+    result.s.resize(0);
   };
   std::string why;
   if (!consistent(P, why)) return fail(InteriorPointStatus::InvalidProgram, why);
@@ -177,7 +186,10 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   mass_scale_ = P.nv > 0 && trace > 0 ? trace / P.nv : 1.0;
   velocity_scale_ = 0;
   velocity_scale_ = std::max(velocity_scale_, P.v_star.lpNorm<Eigen::Infinity>());
-  if (P.np > 0) velocity_scale_ = std::max(velocity_scale_, (P.J * P.v_star).lpNorm<Eigen::Infinity>());
+  if (P.np > 0) {
+    tmp_p_.noalias() = P.J * P.v_star;
+    velocity_scale_ = std::max(velocity_scale_, tmp_p_.lpNorm<Eigen::Infinity>());
+  }
   if (P.nr() > 0) velocity_scale_ = std::max(velocity_scale_, P.r.lpNorm<Eigen::Infinity>());
   if (P.c.size() > 0) velocity_scale_ = std::max(velocity_scale_, P.c.lpNorm<Eigen::Infinity>());
   if (!(velocity_scale_ > 0)) velocity_scale_ = 1;
@@ -194,8 +206,10 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   const int m = L.m();
 
   // Scaled data.
-  kkt_.multiply_M(P.v_star / velocity_scale_, b_);
-  c_ = P.c.size() > 0 ? Eigen::VectorXd(P.c / velocity_scale_) : Eigen::VectorXd::Zero(P.np);
+  tmp_v_ = P.v_star / velocity_scale_;
+  kkt_.multiply_M(tmp_v_, b_);
+  if (P.c.size() > 0) c_ = P.c / velocity_scale_;
+  else c_.setZero(P.np);
   h_.resize(m);
   if (L.nr > 0) h_.head(L.nr) = P.r / velocity_scale_;
   for (int k = 0; k < L.nlin; ++k) h_[L.lin(k)] = P.linear[k].b / impulse_scale;

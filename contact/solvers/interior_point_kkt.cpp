@@ -5,6 +5,8 @@
 #include <cmath>
 #include <string>
 
+#include "contact/sparse_fill.hpp"
+
 namespace impetus {
 namespace {
 
@@ -90,32 +92,40 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
       }
 
 
-  // The velocity rows touching each system block (for R M̃⁻¹ Rᵀ).
-  std::vector<int> block;
+  // The velocity rows touching each system block (for R M̃⁻¹ Rᵀ). Members, cleared, not made anew: their
+  // capacity serves the next program (no allocation while the sizes repeat).
+  std::vector<int>& block = block_;
   block_of_columns(P, block);
   const int nb = static_cast<int>(P.systems.size());
-  std::vector<std::vector<int>> rows_of_block(nb);
+  std::vector<std::vector<int>>& rows_of_block = rows_of_block_;
+  if (static_cast<int>(rows_of_block.size()) < nb) rows_of_block.resize(nb);
+  for (int b = 0; b < nb; ++b) rows_of_block[b].clear();
   for (int k = 0; k < nr; ++k)
     for (SparseRows::InnerIterator it(P.R, k); it; ++it) {
       const int b = block[it.col()];
       if (b >= 0 && (rows_of_block[b].empty() || rows_of_block[b].back() != k)) rows_of_block[b].push_back(k);
     }
-  std::vector<Eigen::MatrixXd> RMR(nb);   // R_b M̃_b⁻¹ R_bᵀ over rows_of_block[b]
+  std::vector<Eigen::MatrixXd>& RMR = RMR_;   // R_b M̃_b⁻¹ R_bᵀ over rows_of_block[b]
+  if (static_cast<int>(RMR.size()) < nb) RMR.resize(nb);
   for (int b = 0; b < nb; ++b) {
     const std::vector<int>& rows = rows_of_block[b];
     if (rows.empty()) continue;
     const SystemBlock& sb = P.systems[b];
-    Eigen::MatrixXd Rb = Eigen::MatrixXd::Zero(static_cast<int>(rows.size()), sb.size);
+    Eigen::MatrixXd& Rb = Rb_;
+    Rb.setZero(static_cast<int>(rows.size()), sb.size);
     for (std::size_t i = 0; i < rows.size(); ++i)
       for (SparseRows::InnerIterator it(P.R, rows[i]); it; ++it) {
         const int c = static_cast<int>(it.col()) - sb.offset;
         if (c >= 0 && c < sb.size) Rb(static_cast<int>(i), c) += it.value();
       }
-    RMR[b] = mass_scale_ * (Rb * sb.M_llt->solve(Rb.transpose()));
+    M_inv_Rt_ = Rb.transpose();   // M̃_b⁻¹R_bᵀ as LLT::solve computes it: the right-hand side, solved in place
+    sb.M_llt->solveInPlace(M_inv_Rt_);
+    RMR[b].noalias() = mass_scale_ * (Rb * M_inv_Rt_);
   }
 
   // K's lower triangle (IP5) with its constant entries; the −W² entries are added by factor().
-  std::vector<Eigen::Triplet<double>> entries;
+  std::vector<Eigen::Triplet<double>>& entries = entries_;
+  entries.clear();
   for (int i = 0; i < nK_; ++i) entries.emplace_back(i, i, 0.0);
   for (int i = 0; i < np; ++i)                                      // (y, p): −𝐉ᵀ
     for (SparseRows::InnerIterator it(P.J, i); it; ++it) entries.emplace_back(oy_ + it.col(), i, -it.value());
@@ -144,9 +154,7 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
   for (int c = 0; c < layout_.ncone; ++c)                           // cone blocks: −W² (lower 6)
     for (int j = 0; j < 3; ++j)
       for (int i = j; i < 3; ++i) entries.emplace_back(oz_ + layout_.cone(c) + i, oz_ + layout_.cone(c) + j, 0.0);
-  K_.resize(nK_, nK_);
-  K_.setFromTriplets(entries.begin(), entries.end());   // sums duplicates (e.g. repeated rows of R)
-  K_.makeCompressed();
+  set_from_triplets_in_place(K_, nK_, nK_, entries, order_);   // sums duplicates (e.g. repeated rows of R)
   base_values_.assign(K_.valuePtr(), K_.valuePtr() + K_.nonZeros());
 
   diag_pos_.resize(nK_);

@@ -72,6 +72,32 @@ TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {
   EXPECT_EQ(allocations_in([&] { p.delassus(p.N, p.S, D, scratch); }), 0);
 }
 
+TEST(NoAllocation, MaxDissipationReSolvingAnIslandOfTheSameStructure) {
+  // A box on the ground on its four corners, sliding: phase I and phase II by the interior point (more
+  // than one contact), step after step on the same rows (a resting stack's island). Its workspace keeps
+  // each phase's program, KKT pattern, analysis and result (max_dissipation.hpp), so once warm a solve of
+  // the same structure touches no heap.
+  test::ProblemBuilder b(1e-3);
+  const Eigen::Vector3d h(0.5, 0.3, 0.2);
+  const int box = b.add_system(box_inertia(1.5, h));
+  for (const Eigen::Vector3d& r : test::bottom_corners(h))
+    b.contact(test::row_at(6, box, box_row(r, Eigen::Vector3d::UnitZ())),
+              test::row_at(6, box, box_row(r, Eigen::Vector3d::UnitX())),
+              test::row_at(6, box, box_row(r, Eigen::Vector3d::UnitY())), 0, 0.5);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v << 0.3, 0.1, 0, 0, 0, 0.2;
+  Eigen::VectorXd v_star = v;
+  v_star[2] -= test::kGravity * 1e-3;
+  const ContactProblem& p = b.build(v, v_star);
+  const std::unique_ptr<ContactModel> model = make_contact_model("max_dissipation", {});
+  const std::unique_ptr<ContactWorkspace> workspace = model->make_workspace();
+  ContactResult result;
+  model->solve(p, result, *workspace);   // warm up: buffers grow to this structure
+  model->solve(p, result, *workspace);
+  ASSERT_EQ(result.stats.status, SolveStatus::Solved) << result.stats.message;
+  EXPECT_EQ(allocations_in([&] { model->solve(p, result, *workspace); }), 0);
+}
+
 /// A box of half extents h resting on the ground on `corners` of its bottom corners (nv = 6, nc = corners),
 /// falling by one step of gravity, μ = 0.5.
 ContactProblem resting_box(test::ProblemBuilder& b, int corners) {
