@@ -21,7 +21,9 @@
 //
 // The step's equation of motion, common to every model:
 //   M v⁺ = M v* + Nᵀ p_N + Sᵀ p_S + Tᵀ p_T + Lᵀ p_L (+ joint friction impulses, seed 002 QP4)
-// and non-penetration with gap stabilisation (seed 004 Eq. 36): N·v⁺ ≥ −φ/dt.
+// and non-penetration with gap stabilisation (seed 004 Eq. 36): N·v⁺ ≥ −φ/dt. A compliant contact comes as
+// this rigid row of a larger system (extra coordinates and M blocks, contact/compliance.hpp): models need not
+// know it.
 #pragma once
 
 #include <Eigen/Cholesky>

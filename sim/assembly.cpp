@@ -1,5 +1,6 @@
 #include "sim/assembly.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -53,7 +54,44 @@ void pair_friction(const WorldModel& model, const ContactPoint& c, double& mu, d
 
 using LimitRow = AssemblyScratch::LimitRow;
 
+/// scratch.soft: for each contact in an island, its share of its pair's spring–damper (the pair's k and b
+/// over the number of the pair's points this step), rigid() for rigid pairs. Returns how many are soft.
+int share_compliance(const WorldModel& model, const ContactSet& contacts, const std::vector<int>& contact_island,
+                     AssemblyScratch& scratch) {
+  scratch.soft.assign(contacts.size(), SurfaceCompliance{});
+  auto& pairs = scratch.soft_pairs;
+  pairs.clear();
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    if (contact_island[i] < 0) continue;
+    const ContactPoint& c = contacts[i];
+    const SurfaceCompliance compliance = pair_compliance(model, c.link_a, c.link_b);
+    if (compliance.rigid()) continue;
+    scratch.soft[i] = compliance;
+    pairs.push_back({{std::min(c.link_a, c.link_b), std::max(c.link_a, c.link_b)}, static_cast<int>(i)});
+  }
+  std::sort(pairs.begin(), pairs.end());
+  for (std::size_t begin = 0; begin < pairs.size();) {
+    std::size_t end = begin + 1;
+    while (end < pairs.size() && pairs[end].first == pairs[begin].first) ++end;
+    const double points = static_cast<double>(end - begin);
+    for (std::size_t j = begin; j < end; ++j) {
+      SurfaceCompliance& share = scratch.soft[pairs[j].second];
+      share.stiffness /= points;
+      share.damping /= points;
+    }
+    begin = end;
+  }
+  return static_cast<int>(pairs.size());
+}
+
 }  // namespace
+
+SurfaceCompliance pair_compliance(const WorldModel& model, int link_a, int link_b) {
+  for (const PairMaterial& m : model.pair_materials)
+    if (m.compliance && ((m.link_a == link_a && m.link_b == link_b) || (m.link_a == link_b && m.link_b == link_a)))
+      return *m.compliance;
+  return link_a == kGround || link_b == kGround ? model.ground_compliance : SurfaceCompliance{};
+}
 
 void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3d& t2) {
   const Eigen::Vector3d e = std::abs(n.x()) > M_SQRT1_2 ? Eigen::Vector3d::UnitY() : Eigen::Vector3d::UnitX();
@@ -62,7 +100,7 @@ void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
 }
 
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
-                               StepData& data) {
+                               StepData& data, Compliance compliance) {
   const MultibodyModel& mb = model.multibody;
   const int num_trees = static_cast<int>(mb.trees.size());
 
@@ -134,6 +172,15 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     island.limit_sign.push_back(l.sign);
   }
 
+  // Soft contacts: one 1×1 block of M per contact, kept at a fixed address for the step's solves.
+  const int num_soft = compliance == Compliance::Soft ? share_compliance(model, data.contacts, contact_island, scratch) : 0;
+  if (compliance != Compliance::Soft) scratch.soft.assign(data.contacts.size(), SurfaceCompliance{});
+  if (static_cast<int>(scratch.soft_M.size()) < num_soft) {
+    scratch.soft_M.resize(num_soft, Eigen::MatrixXd::Zero(1, 1));
+    scratch.soft_llt.resize(num_soft, Eigen::LLT<Eigen::MatrixXd>(1));
+  }
+  int soft_used = 0;
+
   data.t1.resize(data.contacts.size());
   data.t2.resize(data.contacts.size());
   std::vector<int>& column_of_tree = scratch.column_of_tree;
@@ -152,6 +199,11 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       P.systems.push_back({nv, mb.trees[t].nu, &data.M_eff[t], &data.M_llt[t]});
       nv += mb.trees[t].nu;
     }
+    const int nc = static_cast<int>(island.contacts.size());
+    int island_soft = 0;   // the soft contacts' coordinates w follow the trees' (w = w* = 0)
+    for (int ci : island.contacts) island_soft += scratch.soft[ci].rigid() ? 0 : 1;
+    const int nv_trees = nv;
+    nv += island_soft;
     P.nv = nv;
     P.v.resize(nv);
     P.v_star.resize(nv);
@@ -161,9 +213,11 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       gather_independent(tree, state.v.segment(tree.v_offset, tree.nv), P.v.segment(column_of_tree[t], tree.nu));
       gather_independent(tree, data.v_star.segment(tree.v_offset, tree.nv), P.v_star.segment(column_of_tree[t], tree.nu));
     }
+    P.v.tail(island_soft).setZero();
+    P.v_star.tail(island_soft).setZero();
 
     // Contact rows.
-    const int nc = static_cast<int>(island.contacts.size());
+    int w = nv_trees;   // the next soft contact's column
     P.nc = nc;
     P.phi.resize(nc);
     P.mu.resize(nc);
@@ -196,7 +250,18 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
       };
       add_link(c.link_a, +1.0);
       add_link(c.link_b, -1.0);  // same link on both sides (self-contact) sums to the relative Jacobian
-      P.phi[r] = std::max(c.phi, 0.0);   // (R1) of sim/penetration_recovery.hpp: no push-out at −φ/dt
+      if (const SurfaceCompliance& soft = scratch.soft[ci]; !soft.rigid()) {   // (C3): N_i v⁺ + R_i p_N,i ≥ −φ̃_i/dt
+        const SoftRow row = soft_row(soft.stiffness, soft.damping, dt);
+        Eigen::MatrixXd& M_w = scratch.soft_M[soft_used];
+        M_w(0, 0) = row.mass;
+        scratch.soft_llt[soft_used].compute(M_w);
+        P.systems.push_back({w, 1, &M_w, &scratch.soft_llt[soft_used]});
+        ++soft_used;
+        tN.emplace_back(r, w++, 1.0);
+        P.phi[r] = soft_gap(c.phi, row);
+      } else {
+        P.phi[r] = std::max(c.phi, 0.0);   // (R1) of sim/penetration_recovery.hpp: no push-out at −φ/dt
+      }
       pair_friction(model, c, P.mu[r], P.mu_viscous[r]);
       P.keys[r] = {c.geom_a, c.geom_b, c.feature};
       if (auto it = previous.find(P.keys[r]); it != previous.end()) {

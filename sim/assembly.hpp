@@ -22,9 +22,24 @@ void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
 /// distance the joint can travel in one step.
 constexpr double kLimitActivationDistance = 1e-3;
 
+/// How a compliant pair's contacts (<ground stiffness>, <contact stiffness>) enter the problems.
+enum class Compliance {
+  Soft,    // the soft rows (C3) of contact/compliance.hpp: the simulator's contact stage
+  Rigid,   // rigid rows N·v⁺ ≥ −max(φ, 0)/dt: the rigid-contact model an inverse-dynamics controller assumes
+};
+
+/// The spring–damper of the contacts between links a and b (kGround: the ground): the pair's <contact>
+/// stiffness if it gives one, else the ground's for a ground pair, else rigid.
+SurfaceCompliance pair_compliance(const WorldModel& model, int link_a, int link_b);
+
 /// Fills data.islands, data.problems (rows, φ, μ, M blocks, v*, warm-start guesses) and data.t1/t2.
 /// Needs stages 1–4 in `data`. `previous`: last step's impulses, for the warm-start guesses.
+///
+/// Compliance::Soft: an island with soft contacts has, after its trees' columns, one column w_i per soft
+/// contact i (a system block of size 1, mass 1/R_i, v = v* = 0) and N's row i a 1 there, and enters the
+/// contact with φ̃_i: (C3) as a rigid row of the larger system (contact/compliance.hpp). k and b of a pair
+/// are shared equally by its contact points of the island.
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
-                               StepData& data);
+                               StepData& data, Compliance compliance);
 
 }  // namespace impetus

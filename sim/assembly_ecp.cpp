@@ -42,6 +42,10 @@ EcpBodyInfo make_ecp_body(const WorldModel& model, int link) {
     info.reason = "not a free body (a one-link tree on a floating joint)";
     return info;
   }
+  if (!pair_compliance(model, link, kGround).rigid()) {   // seed 003's ECP is a rigid contact
+    info.reason = "its ground is compliant: its point contacts carry the spring–damper (contact/compliance.hpp)";
+    return info;
+  }
   std::vector<Eigen::Vector3d> points;   // every vertex of the body's geometry, in L
   for (const Geometry& g : model.geometries) {
     if (g.link != link) continue;
@@ -149,6 +153,7 @@ void EcpAssembly::assemble(const State& state, double dt,
     if (H.q_offsets.empty()) {
       H.q_offsets.push_back(0);
       for (int tr : island.trees) H.q_offsets.push_back(H.q_offsets.back() + mb.trees[tr].nq);
+      H.q_offsets.resize(P.systems.size() + 1, H.q_offsets.back());   // soft contacts' w: no configuration
       H.q.resize(H.q_offsets.back());
       for (std::size_t i = 0; i < island.trees.size(); ++i) {
         const Tree& tree = mb.trees[island.trees[i]];

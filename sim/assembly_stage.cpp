@@ -14,7 +14,7 @@ AssemblyStage::AssemblyStage(const WorldModel& model, const ProblemNeeds& needs)
 }
 
 void AssemblyStage::assemble(const State& state, double dt, const WarmStartMemory& memory, StepData& data) const {
-  assemble_contact_problems(model_, state, dt, memory.impulses, data);
+  assemble_contact_problems(model_, state, dt, memory.impulses, data, Compliance::Soft);
   data.replaced.assign(data.contacts.size(), 0);
   // The free bodies' hull–ground pairs replace their ground point contacts.
   if (hull_plane_) hull_plane_->assemble(state, dt, memory.body_plane, data);

@@ -190,7 +190,7 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
           forward_kinematics(model_.multibody, scratch_.multibody, state.q, state.v);
           compute_free_velocity(model_, dt_, state, Eigen::VectorXd(), scratch_);
           scratch_.contacts = contacts;
-          assemble_contact_problems(model_, state, dt_, applied, scratch_);
+          assemble_contact_problems(model_, state, dt_, applied, scratch_, Compliance::Rigid);
           prediction_built = true;
         }
         build_problem(slot, state.t, settings.sensed_lag == 2 ? applied_before_ : applied, problem);

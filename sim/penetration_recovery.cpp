@@ -8,6 +8,7 @@
 #include "dynamics/integration.hpp"
 #include "dynamics/jacobian.hpp"
 #include "dynamics/kinematics.hpp"
+#include "sim/assembly.hpp"
 #include "sim/step_kinematics.hpp"
 
 namespace impetus {
@@ -24,9 +25,12 @@ int movable_tree(const MultibodyModel& mb, const RecoveryScope& scope, int link)
   return scope.free_coordinates[t] > 0 ? t : -1;
 }
 
-/// Whether (R2) corrects contact c: one of its links movable.
-bool recovered_here(const MultibodyModel& mb, const RecoveryScope& scope, const ContactPoint& c) {
-  return movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0;
+/// Whether (R2) corrects contact c: not a compliant pair's (its penetration is the spring's deflection,
+/// contact/compliance.hpp), and one of its links movable.
+bool recovered_here(const WorldModel& model, const RecoveryScope& scope, const ContactPoint& c) {
+  const MultibodyModel& mb = model.multibody;
+  return pair_compliance(model, c.link_a, c.link_b).rigid() &&
+         (movable_tree(mb, scope, c.link_a) >= 0 || movable_tree(mb, scope, c.link_b) >= 0);
 }
 
 /// The columns of (R3): the independent coordinates u (dynamics/mimic.hpp (1)) no controller holds of every
@@ -178,13 +182,13 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
 
   double depth = 0;
   for (const ContactPoint& c : s.contacts)
-    if (recovered_here(mb, scope, c)) depth = std::max(depth, -c.phi);
+    if (recovered_here(model, scope, c)) depth = std::max(depth, -c.phi);
   if (!(depth > kRecoverySlop)) return 0;
 
   // Rows whose gap the correction can close: those within the deepest penetration of touching.
   s.rows.clear();
   for (std::size_t i = 0; i < s.contacts.size(); ++i)
-    if (recovered_here(mb, scope, s.contacts[i]) && s.contacts[i].phi < depth) s.rows.push_back(static_cast<int>(i));
+    if (recovered_here(model, scope, s.contacts[i]) && s.contacts[i].phi < depth) s.rows.push_back(static_cast<int>(i));
   s.M_llt.resize(mb.trees.size());
   s.M_free.resize(mb.trees.size());
   crba(mb, kin);
@@ -226,7 +230,7 @@ bool penetration_excluded(const WorldModel& model, const CollisionDetector& dete
     if (!(D[g] <= r.sweep)) return false;   // a pair the step's collision stage did not report may touch
   }
   for (const ContactPoint& c : data.contacts) {
-    if (!recovered_here(model.multibody, scope, c)) continue;
+    if (!recovered_here(model, scope, c)) continue;
     const double moved = D[c.geom_a] + (c.geom_b == kGround ? 0.0 : D[c.geom_b]);
     if (!(c.phi - moved >= -kRecoverySlop)) return false;
   }

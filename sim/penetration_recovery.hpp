@@ -50,6 +50,7 @@
 // it (the hull is the body's, so FCL's contacts at q⁺ find nothing deeper than the slop), and what a step
 // that starts at depth, or a failed solve, leaves is removed here. ecp::kGapFloorSlop equals kRecoverySlop:
 // the depth (E6′) leaves to (R2) is exactly the depth (R2) corrects.
+// A compliant pair's contacts are not corrected: their penetration is the spring's (contact/compliance.hpp).
 // Joints a <controller> drives keep their coordinates (δ = 0 on them; (R2) is solved over the rest, with
 // the block of M over the rest as metric): their motion is the controller's to decide, and the
 // inverse-dynamics controllers prescribe it within the step (P v⁺ = q̇_target, seed 004's right inverse).

@@ -72,6 +72,11 @@ struct AssemblyScratch {
   std::vector<int> contact_island;        // (contacts) island of each contact, −1 for none
   std::vector<int> column_of_tree;        // (trees) first island column of each tree, −1 if absent
   std::vector<Eigen::Triplet<double>> N, S, T, L;   // triplets of the island's rows
+  // Soft contacts (Compliance::Soft, contact/compliance.hpp):
+  std::vector<SurfaceCompliance> soft;    // (contacts) each point's share of its pair's k and b; rigid() if none
+  std::vector<std::pair<std::pair<int, int>, int>> soft_pairs;   // (soft contacts) (link pair, contact), sorted
+  std::vector<Eigen::MatrixXd> soft_M;    // (soft contacts) 1×1 mass 1/R_i of each one's coordinate w_i
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> soft_llt;   // their factors (SystemBlock::M_llt)
 };
 
 /// A joint-limit row of (R7) (sim/penetration_recovery.hpp): sign·δ_column + gap ≥ 0.

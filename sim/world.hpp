@@ -4,11 +4,13 @@
 #include <Eigen/Dense>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collision/geometry.hpp"
 #include "collision/height_field.hpp"
+#include "contact/compliance.hpp"
 #include "contact/contact_model.hpp"
 #include "control/actuation.hpp"
 #include "control/controller.hpp"
@@ -68,10 +70,11 @@ struct CollisionSettings {
   std::vector<IncludedPair> included;                 // link pairs always tested
 };
 
-/// A per-pair friction override (<contact a= b= …>); link −1 is the ground.
+/// A per-pair override (<contact a= b= …>); link −1 is the ground.
 struct PairMaterial {
   int link_a = -1, link_b = -1;
   double mu = 0, mu_viscous = 0;
+  std::optional<SurfaceCompliance> compliance;        // its stiffness and damping; none: as without the <contact>
 };
 
 /// A 1-DoF joint written to trajectory.csv as MODEL.JOINT.q / .qd.
@@ -101,6 +104,7 @@ struct WorldModel {
   bool has_ground = false;                            // static plane z = 0, normal +z
   std::shared_ptr<const HeightField> terrain;         // <ground><height_map>: the ground on its rectangle (null: none)
   double ground_mu = 0.5, ground_mu_viscous = 0.0;
+  SurfaceCompliance ground_compliance;                // <ground stiffness damping>: rigid unless given
   std::vector<PairMaterial> pair_materials;
   std::vector<RecordedJoint> recorded_joints;
   std::vector<ExternalLoad> loads;                    // <load>: wrenches on bodies

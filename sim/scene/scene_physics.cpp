@@ -1,7 +1,8 @@
-// <physics>, <ground> and <contact>: run settings and friction of the scene.
+// <physics>, <ground> and <contact>: run settings, friction and compliance of the scene.
 #include <set>
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include "collision/hill_terrain.hpp"
@@ -93,18 +94,29 @@ std::shared_ptr<const HeightField> read_height_map(const xml::Element& e) {
   }
 }
 
+/// stiffness (N/m, finite, > 0) and damping (N·s/m, ≥ 0, default 0) of a spring–damper surface
+/// (contact/compliance.hpp); none when the element gives no stiffness.
+std::optional<SurfaceCompliance> read_compliance(const xml::Element& e) {
+  if (!e.has("stiffness")) {
+    if (e.has("damping")) e.fail("damping needs a stiffness (a spring–damper surface: contact/compliance.hpp)");
+    return std::nullopt;
+  }
+  return SurfaceCompliance{e.positive("stiffness"), e.non_negative_or("damping", 0.0)};
+}
+
 }  // namespace
 
 void read_ground(const xml::Element& ground, WorldModel& model) {
-  ground.allow_only({"mu", "mu_viscous"}, {"height_map"});
+  ground.allow_only({"mu", "mu_viscous", "stiffness", "damping"}, {"height_map"});
   model.has_ground = true;
   model.ground_mu = ground.non_negative_or("mu", model.physics.mu);
   model.ground_mu_viscous = ground.non_negative_or("mu_viscous", model.physics.mu_viscous);
+  if (std::optional<SurfaceCompliance> compliance = read_compliance(ground)) model.ground_compliance = *compliance;
   if (const std::optional<xml::Element> map = ground.unique_child("height_map")) model.terrain = read_height_map(*map);
 }
 
 void read_contact(const xml::Element& contact, WorldModel& model) {
-  contact.allow_only({"a", "b", "mu", "mu_viscous"}, {});
+  contact.allow_only({"a", "b", "mu", "mu_viscous", "stiffness", "damping"}, {});
   const auto body = [&](const char* attribute) {
     const std::string id = contact.text(attribute);
     if (id == "ground") {
@@ -121,6 +133,7 @@ void read_contact(const xml::Element& contact, WorldModel& model) {
   if (pair.link_a == pair.link_b) contact.fail("a and b name the same body");
   pair.mu = contact.non_negative_or("mu", model.physics.mu);
   pair.mu_viscous = contact.non_negative_or("mu_viscous", model.physics.mu_viscous);
+  pair.compliance = read_compliance(contact);
   for (const PairMaterial& other : model.pair_materials)
     if ((other.link_a == pair.link_a && other.link_b == pair.link_b) ||
         (other.link_a == pair.link_b && other.link_b == pair.link_a))
