@@ -61,17 +61,31 @@ std::string physics(const std::string& variant, double dt, double duration, doub
   return s.str();
 }
 
+/// The compliant plane (seed 004 §3.3: "relatively hard", 1 mm deep under LINKS at rest): each foot is a
+/// pair of its own, so K = m g / (4 · 1 mm) per foot puts the mean foot 1 mm deep; damping critical for a
+/// quarter of the robot on one foot, B = 2√(K m/4) (the paper gives neither value).
+constexpr double kLinksMass = 4.8;               // kg, models/links (notes 004 §5.3)
+constexpr double kCompliantSink = 0.001;         // m
+std::string compliant_attributes() {
+  const double k = kLinksMass * 9.81 / (4 * kCompliantSink), b = 2 * std::sqrt(k * kLinksMass / 4);
+  std::ostringstream s;
+  s << std::setprecision(17) << "stiffness=\"" << k << "\" damping=\"" << b << "\"";
+  return s.str();
+}
+
 std::string ground(const std::string& terrain) {
   if (terrain == "flat") return R"(<ground mu="0.1"/>)";
   // μ = ∞ is the no_slip model (S v⁺ = T v⁺ = 0 as equality constraints, μ ignored); the ground's μ = 100 is
   // what the Coulomb ID controllers see, as in the paper's own "μ = ∞" runs (id_qp_noslip's mu_infinity).
   if (terrain == "flat_noslip") return R"(<ground mu="100"/>)";
+  if (terrain == "compliant") return "<ground mu=\"0.1\" " + compliant_attributes() + "/>";
+  if (terrain == "compliant_noslip") return "<ground mu=\"100\" " + compliant_attributes() + "/>";
   return R"(<ground mu="0.5"><height_map seed="1"/></ground>)";
 }
 
 /// The simulator's contact model: the paper's stewart_trinkle, no_slip on a μ = ∞ terrain, or the request's.
 std::string contact_model(const ReplayRequest& r) {
-  if (r.terrain == "flat_noslip" || r.terrain == "box_noslip") {
+  if (r.terrain == "flat_noslip" || r.terrain == "compliant_noslip" || r.terrain == "box_noslip") {
     if (!r.contact_model.empty() && r.contact_model != "no_slip")
       throw std::invalid_argument("replay " + r.name + ": terrain " + r.terrain + " is μ = ∞ as no-slip constraints, " +
                                   "the no_slip model; --model " + r.contact_model + " contradicts it");
@@ -284,10 +298,10 @@ const std::vector<ReplayInfo>& replay_list() {
                                                   "pid", "id_sensed", "id_sensed_lag2"};
     return std::vector<ReplayInfo>{
         {"links_stance", "seed 004: LINKS standing still at init.xml's pose (Σ f_N = 47.088 N)",
-         {"flat_noslip", "flat", "height_map"}, controllers, {}, 2.0, 2},
+         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 2.0, 2},
         // On the height map the planner's feet and base follow a flat ground at the map's mid-height.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_noslip", "flat", "height_map"}, controllers, {}, 30.0, 4},
+         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 30.0, 4},
         {"arm7_grasp", "seed 004: arm7_hand holding a 6000 kg/m³ box through q_des = π/2 − 0.1(1 − cos 10t)",
          {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 1},
         {"seed000_grasp", "seed 000 Table I: two fingers squeezing two boxes against gravity, dt 0.01 s, 1000 steps",

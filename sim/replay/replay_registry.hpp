@@ -16,7 +16,9 @@
 //                   viscous, each solved by principal pivoting and by Lemke
 // Terrains: flat (the plane, μ = 0.1, "slippery"), flat_noslip (the plane, μ = ∞ "sticky": the paper's
 // no-slip contact, S v⁺ = T v⁺ = 0 as equality constraints, i.e. the no_slip model — not a large μ),
-// height_map (seed 004's rough terrain, <ground><height_map/>, seed 1); for the manipulator the friction
+// compliant and compliant_noslip (the same two frictions on seed 004's compliant plane: a spring–damper ground,
+// contact/compliance.hpp, on which LINKS at rest sinks 1 mm), height_map (seed 004's rough terrain,
+// <ground><height_map/>, seed 1); for the manipulator the friction
 // between fingertips and box: box_noslip (μ = ∞, no_slip) and box_mu1 (μ = 1). The contact model is the
 // paper's simulator, stewart_trinkle, unless asked, and no_slip on a μ = ∞ terrain (another --model is
 // refused there). Replays whose ReplayInfo::models is not empty compare contact models (and their
