@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace impetus {
@@ -14,6 +15,52 @@ namespace {
 // sin²θ > τ_dep), so a consistent q̇_des leaves ~1e-9; an inconsistent one leaves the inconsistency
 // itself, orders above. 1e-6 separates the two.
 constexpr double kSlipTolerance = 1e-6;
+// (NS-LS4): the proximal steps stop when v moves by less than kTargetTolerance of the velocity scale,
+// or after kTargetIterations (each one projection). Every iterate lies in F, so its P v is a consistent
+// target whatever the stop; the tolerance only bounds how far from the closest one it may be. Measured
+// on two diagonal stuck feet of the quadruped asked to swing apart (IndeterminateContact.NoSlipReports…):
+// 4–5 steps reach 1e-9 on most calls, a few crawl at 1e-7–1e-9 per step for 200 steps (a direction of F
+// almost parallel to A); 1e-7 of the velocity scale is a tenth of the (NS-ID4) slip tolerance.
+constexpr double kTargetTolerance = 1e-7;
+constexpr int kTargetIterations = 20;
+// (NS-LS4): the weight s of the target's part of the metric. Each proximal step shrinks the distance to
+// the minimiser by about 1/(1 + s sin²θ) (θ the angle between A and F's active face in M), so 1e4 takes
+// a problem with sin²θ ≥ 1e-2 to the tolerance in a few steps; the Delassus matrices of W_s⁻¹ then have
+// eigenvalues down to ~1/s of M's, four of principal pivoting's sixteen digits.
+constexpr double kTargetWeight = 1e4;
+
+// W_s = M + (s − 1) PᵀG⁻¹P, applied through Woodbury: W_s⁻¹ = M⁻¹ − (1 − 1/s) M⁻¹Pᵀ G⁻¹ P M⁻¹ (NS-LS4).
+class TargetWeightedMetric final : public InertiaOperator {
+ public:
+  TargetWeightedMetric(const BlockInertia& M, const Eigen::MatrixXd& Minv_Pt, const Eigen::LLT<Eigen::MatrixXd>& G,
+                       const std::vector<int>& actuated, double s, Eigen::VectorXd& scratch)
+      : M_(M), Minv_Pt_(Minv_Pt), G_(G), actuated_(actuated), shrink_(1 - 1 / s), scratch_(scratch) {
+    scratch_.resize(static_cast<Eigen::Index>(actuated.size()));
+  }
+  int size() const override { return M_.size(); }
+  void solve_row(RowRef c, Eigen::Ref<Eigen::VectorXd> y) const override {
+    M_.solve_row(c, y);
+    correct(y);
+  }
+  void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const override {
+    M_.solve_in_place(x);
+    correct(x);
+  }
+
+ private:
+  void correct(Eigen::Ref<Eigen::VectorXd> y) const {
+    for (std::size_t a = 0; a < actuated_.size(); ++a) scratch_[a] = y[actuated_[a]];
+    G_.solveInPlace(scratch_);
+    y.noalias() -= shrink_ * (Minv_Pt_ * scratch_);
+  }
+  const BlockInertia& M_;
+  const Eigen::MatrixXd& Minv_Pt_;
+  const Eigen::LLT<Eigen::MatrixXd>& G_;
+  const std::vector<int>& actuated_;
+  double shrink_;
+  Eigen::VectorXd& scratch_;
+};
+
 
 }  // namespace
 
@@ -21,8 +68,7 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
                                    const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   const int na = static_cast<int>(problem.actuated.size()), nc = cp.nc, nl = cp.nl;
   slipped_ = false;
-  M_inverse_.reset(cp);
-  factor_.reset(M_inverse_, v_f_);
+  factor_.reset(*metric_, v_f_);
   const double tol = tau_G;
   if (with_p_rows) {
     // 1. P rows, targets q̇_des: independent by construction, so a rejection means a driven coordinate
@@ -50,7 +96,7 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
     memory_.guess(cp, g);
     guess_.head(nc) = g;
   }
-  projection_.solve(M_inverse_, factor_, U_, v_f_, &guess_, options_.projection, z_, solution.v_plus, lambda_G_,
+  projection_.solve(*metric_, factor_, U_, v_f_, &guess_, options_.projection, z_, solution.v_plus, lambda_G_,
                     solution.stats);
   // 4. Impulses from the multipliers.
   solution.p_N = z_.head(nc);
@@ -125,6 +171,89 @@ void IdLcpNoSlip::stage_two(const ContactProblem& cp, const InverseDynamicsProbl
   }
 }
 
+bool IdLcpNoSlip::solve_with_retry(const ContactProblem& cp, const InverseDynamicsProblem& problem,
+                                   InverseDynamicsSolution& solution) {
+  // τ_G as the twin's FIND-INDICES (no_slip_model.hpp): the rows it keeps are the forward step's, and
+  // a row kept at sin²θ ~ 1e-12 makes the impulses ~1e8 (LINKS standing: speculative contacts' points
+  // sit φ/2 above the plane, so their tangent rows are independent of the P rows only by that lever).
+  // Then the twin's retry (NS5) at kNoSlipRetryDependence.
+  v_f_ = cp.v_star;
+  bool ok = solve_projection(cp, true, options_.equality_dependence_tolerance, problem, solution);
+  if (!ok && kNoSlipRetryDependence > options_.equality_dependence_tolerance) {
+    const int iterations = solution.stats.iterations;
+    v_f_ = cp.v_star;
+    ok = solve_projection(cp, true, kNoSlipRetryDependence, problem, solution);
+    solution.stats.iterations += iterations;
+  }
+  return ok;
+}
+
+bool IdLcpNoSlip::least_squares_target(const ContactProblem& cp, const InverseDynamicsProblem& problem,
+                                       InverseDynamicsSolution& solution) {
+  const int na = static_cast<int>(problem.actuated.size()), nv = cp.nv;
+  // M⁻¹Pᵀ and G = P M⁻¹ Pᵀ (NS-LS2–3).
+  Minv_Pt_.resize(nv, na);
+  e_.resize(nv);
+  for (int a = 0; a < na; ++a) {
+    e_.setZero();
+    e_[problem.actuated[a]] = 1;
+    cp.solve_M(e_, column_);
+    Minv_Pt_.col(a) = column_;
+  }
+  G_.resize(na, na);
+  for (int a = 0; a < na; ++a)
+    for (int b = 0; b < na; ++b) G_(a, b) = Minv_Pt_(problem.actuated[a], b);
+  G_llt_.compute(G_);
+  if (G_llt_.info() != Eigen::Success) return false;
+  double scale = problem.qd_des.size() > 0 ? problem.qd_des.cwiseAbs().maxCoeff() : 0.0;
+  scale = std::max(scale, cp.v_star.cwiseAbs().maxCoeff());
+  // Proximal steps (NS-LS4) from v_0 = v*: v_{k+1} = Π_F^{W_s}(Π_A v_k), until v moves by less than
+  // kTargetTolerance of the velocity scale or kTargetIterations are done.
+  const TargetWeightedMetric weighted(M_inverse_, Minv_Pt_, G_llt_, problem.actuated, kTargetWeight, scratch_);
+  metric_ = &weighted;
+  v_iterate_ = cp.v_star;
+  miss_.resize(na);
+  int iterations = 0, k = 0;
+  double moved = 0;
+  for (; k < kTargetIterations; ++k) {
+    for (int a = 0; a < na; ++a) miss_[a] = problem.qd_des[a] - v_iterate_[problem.actuated[a]];
+    v_f_ = v_iterate_ + Minv_Pt_ * G_llt_.solve(miss_);
+    if (!solve_projection(cp, false, options_.equality_dependence_tolerance, problem, solution)) {
+      target_failure_ = "proximal step " + std::to_string(k) + ": " + solution.stats.message;
+      metric_ = &M_inverse_;
+      return false;
+    }
+    iterations += solution.stats.iterations;
+    moved = (solution.v_plus - v_iterate_).cwiseAbs().maxCoeff() / scale;
+    v_iterate_ = solution.v_plus;
+    if (moved <= kTargetTolerance) {
+      ++k;
+      break;
+    }
+  }
+  metric_ = &M_inverse_;
+  // The ID of q̇′ = P v_K.
+  target_problem_.contact = problem.contact;
+  target_problem_.actuated = problem.actuated;
+  target_problem_.qd_des.resize(na);
+  for (int a = 0; a < na; ++a) target_problem_.qd_des[a] = v_iterate_[problem.actuated[a]];
+  solution.stats = {};
+  if (!solve_with_retry(cp, target_problem_, solution)) {
+    target_failure_ = "the ID of the consistent target: " + solution.stats.message;
+    return false;
+  }
+  solution.stats.iterations += iterations;
+  miss_ = problem.qd_des - target_problem_.qd_des;
+  const double miss = std::sqrt(miss_.dot(G_llt_.solve(miss_)));
+  solution.stats.status = SolveStatus::Fallback;
+  char text[160];
+  std::snprintf(text, sizeof text, ": ‖q̇_des − q̇′‖ = %.3g (G⁻¹-norm %.3g) after %d proximal steps (last moved %.2g)",
+                miss_.norm(), miss, k, moved);
+  solution.stats.message = std::string(kLeastSquaresMessage) + text;
+  solution.fallbacks = 1;
+  return true;
+}
+
 void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   const ContactProblem& cp = *problem.contact;
   const int na = static_cast<int>(problem.actuated.size());
@@ -135,36 +264,27 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
   P_.setZero();
   for (int a = 0; a < na; ++a) P_.insert(a, problem.actuated[a]) = 1.0;
   P_.makeCompressed();
+  M_inverse_.reset(cp);
+  metric_ = &M_inverse_;
 
-  v_f_ = cp.v_star;
-  // τ_G as the twin's FIND-INDICES (no_slip_model.hpp): the rows it keeps are the forward step's, and
-  // a row kept at sin²θ ~ 1e-12 makes the impulses ~1e8 (LINKS standing: speculative contacts' points
-  // sit φ/2 above the plane, so their tangent rows are independent of the P rows only by that lever).
-  // Then the twin's retry (NS5) at kNoSlipRetryDependence.
-  bool ok = solve_projection(cp, true, options_.equality_dependence_tolerance, problem, solution);
-  if (!ok && kNoSlipRetryDependence > options_.equality_dependence_tolerance) {
-    const int iterations = solution.stats.iterations;
-    ok = solve_projection(cp, true, kNoSlipRetryDependence, problem, solution);
-    solution.stats.iterations += iterations;
-  }
-  if (ok || slipped_) {
+  if (solve_with_retry(cp, problem, solution)) {
     if (solution.stats.status == SolveStatus::Fallback) solution.fallbacks = 1;
-    if (slipped_) {
-      // §4.5 with a solved projection: only dropped tangent rows are off (NS-ID4). Its τ holds the
-      // robot against the contacts it kept; τ_c would leave every joint to the contact impulses.
-      solution.stats.status = SolveStatus::Fallback;
-      solution.stats.message = "inconsistent q̇_des (seed 004 §4.5): " + solution.stats.message +
-                               "; τ of the projection with the kept rows";
-      solution.fallbacks = 1;
-    }
     if (options_.stage_two) stage_two(cp, problem, solution);
     memory_.remember(cp, solution.p_N);
     return;
   }
 
-  // §4.5 when the projection itself fails (infeasible: no v⁺ meets P v⁺ = q̇_des and the contacts):
-  // τ = τ_c, and the prediction of the forward no-slip step under it.
+  // §4.5: q̇_des is inconsistent with the contacts (the projection is infeasible, or a dropped tangent
+  // row slips): the ID of the closest consistent target (NS-LS1–3).
   const std::string why = solution.stats.message;
+  if (least_squares_target(cp, problem, solution)) {
+    solution.stats.message += " (" + why + ")";
+    if (options_.stage_two) stage_two(cp, problem, solution);
+    memory_.remember(cp, solution.p_N);
+    return;
+  }
+
+  // Last resort: τ = τ_c, and the prediction of the forward no-slip step under it.
   ActuatedElimination elimination;
   if (!elimination.build(problem)) {
     solution.stats.status = SolveStatus::Failed;
@@ -172,14 +292,13 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
     return;
   }
   v_f_ = elimination.v_c();
-  const int iterations = solution.stats.iterations;
   solution.stats = {};
-  ok = solve_projection(cp, false, options_.equality_dependence_tolerance, problem, solution);
+  const bool ok = solve_projection(cp, false, options_.equality_dependence_tolerance, problem, solution);
   solution.tau = elimination.tau_c();
-  solution.stats.iterations += iterations;
   solution.fallbacks = 1;
   solution.stats.status = ok ? SolveStatus::Fallback : SolveStatus::Failed;
-  solution.stats.message = "inconsistent q̇_des (seed 004 §4.5): " + why + "; τ = contact-free ID";
+  solution.stats.message = "inconsistent q̇_des (seed 004 §4.5): " + why +
+                           "; the closest consistent target failed (" + target_failure_ + "); τ = contact-free ID";
   if (ok) memory_.remember(cp, solution.p_N);
 }
 

@@ -32,20 +32,43 @@
 // homogeneous constraint c·v⁺ = 0 follows from the kept ones. With the P rows in the factor that is
 // false: a dropped row is a combination of kept rows that may include P rows with targets q̇_des ≠ 0
 // (two feet of a robot with prescribed joints: their distance is fixed by q̇_des, and no-slip demands
-// it be constant). So every S, T row is checked at v⁺, and a slip means q̇_des is inconsistent. Then
-// the projection's τ is kept (a fallback with the reason): it holds the robot against the contacts
-// the factor kept, and the forward step, which keeps the dropped rows too, moves the joints as little
-// as they allow. (τ_c instead, as below, leaves every joint to the contact impulses: on LINKS standing
-// under stewart_trinkle a round-off slip of 1e-7 m/s at 0.94 s gave τ = 0 and the stance folded.)
+// it be constant). So every S, T row is checked at v⁺, and a slip means q̇_des is inconsistent (§4.5
+// below). (Before the least-squares target, the projection's τ was kept there, and τ_c before that,
+// which folded LINKS standing under stewart_trinkle at a round-off slip of 1e-7 m/s at 0.94 s: τ_c of
+// a standing robot is ≈ 0. The closest consistent target is then q̇_des itself up to that round-off.)
 // The §4.5 check (Eqs. 46–51) for inconsistent desired accelerations: (NS-ID3) is infeasible when
-// q̇_des demands a motion the no-slip contacts forbid (legs splaying while the feet stick). Principal
-// pivoting then marks rows infeasible (or fails); instead of the paper's min ‖P v⁺ − q̇_des‖ the call
-// falls back to τ = τ_c, the contact-free ID impulse, and predicts the impulses of the forward no-slip
-// step under it (that is (NS-ID3) without the P rows from v_c): always feasible, τ is the paper's "τ = 0
-// works" up to the feed-forward, and P v⁺ is then as close to q̇_des as the contacts allow in the M-norm
-// rather than the Euclidean one. Counted as a fallback with the reason.
+// q̇_des demands a motion the no-slip contacts forbid (legs splaying while the feet stick): principal
+// pivoting marks rows infeasible (or fails), or a dropped tangent row slips (NS-ID4). The paper then
+// asks for min ‖P v⁺ − q̇_des‖ over the contact constraints; here [mine, derived]:
+//   F = { v : S v = 0, T v = 0 (locked contacts), N v ≥ −φ/dt },   C = P F (the consistent targets,
+//   convex: (NS-ID3) is feasible exactly when q̇_des ∈ C)                                       (NS-LS1)
+//   q̇′ = argmin_{y ∈ C} ½ (y − q̇_des)ᵀ G⁻¹ (y − q̇_des),   G = P M⁻¹ Pᵀ                       (NS-LS2)
+// then the ID of the consistent target q̇′: τ and the impulses of (NS-ID3) with q̇′ for q̇_des, a right
+// inverse of the forward step like any other call. The metric: ½ δᵀG⁻¹δ = min { ½ ΔvᵀMΔv : P Δv = δ },
+// the kinetic energy of the least motion that carries a joint-velocity miss δ (the base moving freely),
+// i.e. the paper's ‖P v⁺ − q̇_des‖ measured in M. It makes (NS-LS2) computable with the no-slip model's
+// own projection: with A = { v : P v = q̇_des } and M-orthogonal projections Π_A, Π_F,
+//   ‖v − Π_A v‖²_M = (P v − q̇_des)ᵀ G⁻¹ (P v − q̇_des),   Π_A v = v + M⁻¹PᵀG⁻¹(q̇_des − P v)        (NS-LS3)
+// so (NS-LS2) is min_{v∈F} ½ dist²_M(v, A), whose gradient in the M metric is v − Π_A v (Lipschitz 1):
+// projected gradient with step 1 is the alternating projection v_{k+1} = Π_F(Π_A v_k) (Cheney–Goldstein:
+// it converges to a point of F nearest to A). From v_0 = v*, Π_A v* = v_c, so the first iterate is the
+// forward no-slip step under τ_c (the contact-free ID): the earlier fallback is one step of this. Its
+// rate is cos² of the angle between A and F's active face (measured: 48 steps for two legs of unequal
+// feet, cos² = 2/3), so the proximal form is used instead: with W_s = M + (s − 1)PᵀG⁻¹P,
+//   ‖v − c‖²_{W_s} = s (P(v − c))ᵀG⁻¹P(v − c) + ‖w(v − c)‖²_M,   w = I − M⁻¹PᵀG⁻¹P (P w = 0),       (NS-LS4)
+// and for c = Π_A v_k (P c = q̇_des, w(c) = w(v_k)) the projection Π_F^{W_s}(c) minimises
+// s·dist²(v, A) + ‖w(v − v_k)‖²_M over F: the proximal point step of (NS-LS2) with weight s, which
+// converges to the same minimiser (any s > 0): 3–5 steps on the tests' problems (a few calls stop at
+// the step cap, id_lcp_noslip.cpp kTargetIterations). The projection is the no-slip model's,
+// in the metric W_s (applied by Woodbury, W_s⁻¹ = M⁻¹ − (1 − 1/s) M⁻¹PᵀG⁻¹PM⁻¹).
+// Optimality of q̇′ (what the tests check): r = q̇_des − q̇′ satisfies rᵀG⁻¹(y − q̇′) ≤ 0 for every y ∈ C.
+// Reported as a fallback, message "inconsistent target (least squares)" with ‖r‖. Should the iteration
+// or the ID of q̇′ fail, τ = τ_c and the prediction of the forward step under it (the alternating
+// projection's first iterate).
 #pragma once
 
+#include <Eigen/Cholesky>
+#include <string_view>
 #include <unordered_map>
 
 #include "contact/no_slip/no_slip_model.hpp"
@@ -65,6 +88,9 @@ struct IdLcpNoSlipOptions {
 
 class IdLcpNoSlip final : public InverseDynamicsSolver {
  public:
+  /// The status message of a call that answered the closest consistent target (§4.5, NS-LS2) begins so.
+  static constexpr std::string_view kLeastSquaresMessage = "inconsistent target (least squares)";
+
   explicit IdLcpNoSlip(IdLcpNoSlipOptions options = {}) : options_(options) {}
   std::string_view name() const override { return "id_lcp_noslip"; }
   void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) override;
@@ -79,6 +105,7 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
 
   IdLcpNoSlipOptions options_;
   BlockInertia M_inverse_;
+  const InertiaOperator* metric_ = &M_inverse_;   // the projections' metric: M, or W_s of (NS-LS4)
   DelassusFactor factor_;
   FindIndicesResult indices_;
   std::vector<char> sticks_;               // (nc) the contacts locked, or empty for all
@@ -86,6 +113,12 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   UnilateralRows U_;
   SparseRows P_;
   Eigen::VectorXd v_f_, guess_, z_, lambda_G_;
+  /// §4.5 (NS-LS1–3): the ID of the closest consistent target; false when it does not settle.
+  bool least_squares_target(const ContactProblem& cp, const InverseDynamicsProblem& problem,
+                            InverseDynamicsSolution& solution);
+  /// The ID of `problem` (NS-ID1–3) with the twin's FIND-INDICES retry (NS5).
+  bool solve_with_retry(const ContactProblem& cp, const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution);
+
   PredictionMemory memory_;            // last call's p_N by contact: the warm start of §4.6
   bool slipped_ = false;               // the last projection was solved but a dropped tangent row slips (NS-ID4)
   LeastTorqueSelection least_torque_;
@@ -93,6 +126,12 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   Eigen::VectorXd x_;
   std::vector<char> nonnegative_;
   std::vector<int> columns_;           // (m) the impulse component of each column of Jt_: i, nc + i, 2nc + i
+  // §4.5 (NS-LS): M⁻¹Pᵀ, G = P M⁻¹ Pᵀ, the iterate and the consistent target's problem.
+  Eigen::MatrixXd Minv_Pt_, G_;
+  Eigen::LLT<Eigen::MatrixXd> G_llt_;
+  Eigen::VectorXd e_, column_, miss_, v_iterate_, scratch_;
+  InverseDynamicsProblem target_problem_;
+  std::string target_failure_;         // why the last least_squares_target returned false
 };
 
 }  // namespace impetus

@@ -220,10 +220,12 @@ TEST(IdBaselines, NoContactIgnoresTheGroundAndSensedUsesTheMeasuredImpulse) {
   EXPECT_NEAR(s.tau[0], kBodyMass * kG * kDt, 1e-12);
 }
 
-TEST(IdLcpNoSlip, InconsistentDesiredVelocityFallsBackToTheContactFreeTorque) {
+TEST(IdLcpNoSlip, InconsistentDesiredVelocityGetsTheClosestConsistentTarget) {
   // §4.5: a ceiling on the body (second contact, N₂ = [0, 0, −1, 0]: the body may only move down) and
   // the foot on the ground (N₁ v = ż − ℓ̇ ≥ 0): lengthening the leg (q̇_des = +1) asks ż ≥ 1 and ż ≤ 0.
-  // The call falls back to τ = τ_c (the contact-free ID) and says so.
+  // The consistent targets (NS-LS1) are C = { ℓ̇ ≤ 0 }, so the closest is q̇′ = 0 in any metric: the leg
+  // held between floor and ceiling, v⁺ = 0. Its impulses are indeterminate (p₁ − p₂ = m g dt, τ = p₁ −
+  // m_f g dt: any squeeze p₂ ≥ 0); Stage II's least ‖τ‖ is p₂ = 0, τ = m_b g dt — not τ_c, the old fallback.
   LegProblem leg(0.0, 1.0);
   ContactProblem& p = leg.problem;
   p.nc = 2;
@@ -248,19 +250,101 @@ TEST(IdLcpNoSlip, InconsistentDesiredVelocityFallsBackToTheContactFreeTorque) {
   InverseDynamicsSolution s;
   solver.solve(leg.id, s);
   EXPECT_EQ(s.stats.status, SolveStatus::Fallback) << s.stats.message;
+  EXPECT_EQ(s.stats.message.rfind(IdLcpNoSlip::kLeastSquaresMessage, 0), 0u) << s.stats.message;
   EXPECT_EQ(s.fallbacks, 1);
-  IdNoContact none;
-  InverseDynamicsSolution free;
-  none.solve(leg.id, free);
-  EXPECT_NEAR(s.tau[0], free.tau[0], 1e-12);
-  // The prediction under τ_c is feasible: no penetration of either contact.
-  EXPECT_GE((p.N * s.v_plus).minCoeff(), -kVelocityTolerance);
+  const double m = kBodyMass + kFootMass;
+  EXPECT_LT(s.v_plus.cwiseAbs().maxCoeff(), kVelocityTolerance);
+  EXPECT_NEAR(s.tau[0], kBodyMass * kG * kDt, kImpulseTolerance);
+  EXPECT_NEAR(s.p_N[0], m * kG * kDt, kImpulseTolerance);
+  EXPECT_NEAR(s.p_N[1], 0, kImpulseTolerance);
+  // The twin steps to the closest target under that τ: ℓ̇ = 0, not the ℓ̇ = 1 asked.
+  const ContactResult forward = leg.forward("no_slip", {}, s.tau);
+  EXPECT_NEAR(forward.v_plus[3], 0, kVelocityTolerance);
 
   // The consistent target (shortening the leg lifts the foot) is solved without a fallback.
   leg.id.qd_des[0] = -1;
   solver.solve(leg.id, s);
   EXPECT_EQ(s.stats.status, SolveStatus::Solved) << s.stats.message;
   EXPECT_NEAR(s.v_plus[3], -1, kVelocityTolerance);
+}
+
+TEST(IdLcpNoSlip, LegsCommandedApartGetTheLeastSquaresTargetInTheInertiaMetric) {
+  // Two legs of actuated lengths ℓ₁, ℓ₂ under a body at x (unactuated), feet at x − ℓ₁ and x + ℓ₂, both
+  // stuck to the ground (no-slip): coordinates v = [x, ℓ₁, ℓ₂, z, y], foot masses m₁ ≠ m₂,
+  //   KE = ½ m_b ẋ² + ½ m₁ (ẋ − ℓ̇₁)² + ½ m₂ (ẋ + ℓ̇₂)² + ½ m (ż² + ẏ²),
+  //   S₁ = [1, −1, 0, 0, 0], S₂ = [1, 0, 1, 0, 0], N_i = e_z, T_i = e_y.
+  // Sticking feet ask ẋ = ℓ̇₁ = −ℓ̇₂: the consistent targets are the line C = { s d }, d = (1, −1), and both
+  // legs lengthening, q̇_des = (a, a), is off it. (NS-LS2)'s metric G⁻¹ = (P M⁻¹ Pᵀ)⁻¹ is the Schur
+  // complement of M on the legs, W = diag(m₁, m₂) − c cᵀ / (m_b + m₁ + m₂), c = (−m₁, m₂), so
+  //   q̇′ = s d,  s = dᵀW q̇_des / dᵀW d,   and  (q̇_des − q̇′)ᵀ W d = 0  (the miss is W-orthogonal to C);
+  // the Euclidean projection would be s = 0 here, so the test tells the metrics apart.
+  const double m_b = 4.0, m1 = 0.5, m2 = 1.5, m = m_b + m1 + m2, a = 0.1;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(5, 5);
+  M(0, 0) = m;
+  M(0, 1) = M(1, 0) = -m1;
+  M(0, 2) = M(2, 0) = m2;
+  M(1, 1) = m1;
+  M(2, 2) = m2;
+  M(3, 3) = M(4, 4) = m;
+  const Eigen::LLT<Eigen::MatrixXd> M_llt(M);
+  ContactProblem p;
+  p.dt = kDt;
+  p.nv = 5;
+  p.systems = {SystemBlock{0, 5, &M, &M_llt}};
+  p.v = Eigen::VectorXd::Zero(5);
+  Eigen::VectorXd h = Eigen::VectorXd::Zero(5);
+  h[3] = m * kG;
+  p.v_star = p.v - kDt * M_llt.solve(h);
+  p.nc = 2;
+  p.N.resize(2, 5);
+  p.S.resize(2, 5);
+  p.T.resize(2, 5);
+  for (int i = 0; i < 2; ++i) {
+    p.N.insert(i, 3) = 1;
+    p.T.insert(i, 4) = 1;
+    p.S.insert(i, 0) = 1;
+  }
+  p.S.insert(0, 1) = -1;
+  p.S.insert(1, 2) = 1;
+  p.phi = Eigen::Vector2d::Zero();
+  p.mu = Eigen::Vector2d::Ones();
+  p.mu_viscous = Eigen::Vector2d::Zero();
+  p.keys = {ContactKey{0, -1, 0}, ContactKey{0, -1, 1}};
+  p.L.resize(0, 5);
+  p.p_N_guess = p.p_S_guess = p.p_T_guess = Eigen::Vector2d::Zero();
+  InverseDynamicsProblem id;
+  id.contact = &p;
+  id.actuated = {1, 2};
+  id.qd_des = Eigen::Vector2d(a, a);
+
+  IdLcpNoSlip solver;
+  InverseDynamicsSolution s;
+  solver.solve(id, s);
+  ASSERT_EQ(s.stats.status, SolveStatus::Fallback) << s.stats.message;
+  EXPECT_EQ(s.stats.message.rfind(IdLcpNoSlip::kLeastSquaresMessage, 0), 0u) << s.stats.message;
+
+  const Eigen::Vector2d c(-m1, m2), d(1, -1);
+  const Eigen::Matrix2d W = Eigen::Vector2d(m1, m2).asDiagonal().toDenseMatrix() - c * c.transpose() / m;
+  const double s_ls = d.dot(W * id.qd_des) / d.dot(W * d);
+  const Eigen::Vector2d target = s_ls * d, reached(s.v_plus[1], s.v_plus[2]);
+  EXPECT_NEAR(s_ls, -0.05, 1e-12);   // by hand: W = [[11/24, 1/8], [1/8, 9/8]], dᵀW d = 4/3, dᵀW q̇_des = −a·2/3
+  EXPECT_NEAR((reached - target).cwiseAbs().maxCoeff(), 0, kVelocityTolerance);
+  EXPECT_NEAR((id.qd_des - reached).dot(W * d), 0, kVelocityTolerance * d.dot(W * d));
+  // The feet stick and the ground carries the weight (the normals' split between the feet is free).
+  EXPECT_NEAR(s.v_plus[0] - s.v_plus[1], 0, kVelocityTolerance);
+  EXPECT_NEAR(s.v_plus[0] + s.v_plus[2], 0, kVelocityTolerance);
+  EXPECT_NEAR(s.p_N.sum(), m * kG * kDt, kImpulseTolerance);
+
+  // Right inverse of the closest target: the forward no-slip step under τ reaches q̇′.
+  ContactProblem applied = p;
+  Eigen::VectorXd e = Eigen::VectorXd::Zero(5);
+  e[1] = s.tau[0];
+  e[2] = s.tau[1];
+  applied.v_star += M_llt.solve(e);
+  ContactResult forward;
+  make_contact_model("no_slip", {})->solve(applied, forward);
+  EXPECT_NEAR((Eigen::Vector2d(forward.v_plus[1], forward.v_plus[2]) - target).cwiseAbs().maxCoeff(), 0,
+              kVelocityTolerance);
 }
 
 }  // namespace
