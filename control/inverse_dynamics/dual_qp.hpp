@@ -1,6 +1,8 @@
 // A small dense strictly convex QP solved through its dual, the monotone LCP Lemke handles (seed 004
-// footnote 1: the QPs of §6 are solved as LCPs by LEMKE). Used by id_qp's Stage II (id_qp.hpp QP3);
-// id_lcp_noslip's least-‖τ‖ choice solves its (LT2) in the coordinates' space instead (least_torque.hpp).
+// footnote 1: the QPs of §6 are solved as LCPs by LEMKE). No longer on a Stage II's path: id_qp's (QP3)
+// is solved by the primal active set (inequality_least_squares.hpp, id_qp.hpp QP10), whose iterates stay
+// feasible, because this dual could end on a ray on degenerate faces; id_lcp_noslip's least-‖τ‖ choice
+// solves its (LT2) in the coordinates' space (least_torque.hpp).
 //
 //   minimise  ½ wᵀQ w + rᵀw   s.t.  C w + d ≥ 0,   Q symmetric positive definite              (DQ1)
 // Its KKT conditions Q w + r = Cᵀλ, λ ≥ 0 ⊥ C w + d ≥ 0 give w = Q⁻¹(Cᵀλ − r) and the dual LCP

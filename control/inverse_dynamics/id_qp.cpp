@@ -2,6 +2,8 @@
 #include "control/inverse_dynamics/id_qp.hpp"
 #include "control/inverse_dynamics/least_torque.hpp"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -201,17 +203,50 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   report_.tau_norm_stage_two = solution.tau.norm();
 }
 
+const std::vector<int>& IdQp::duplicate_groups(const ContactProblem& cp) {
+  const int nc = cp.nc;
+  const Eigen::MatrixXd& J = elimination_.J();
+  group_.resize(nc);
+  for (int c = 0; c < nc; ++c) {
+    group_[c] = c;
+    for (int r = 0; r < c; ++r) {
+      if (group_[r] != r || cp.phi[r] != cp.phi[c]) continue;
+      if (!options_.unbounded_friction && cp.mu[r] != cp.mu[c]) continue;
+      if (J.row(r) == J.row(c) && J.row(nc + r) == J.row(nc + c) && J.row(2 * nc + r) == J.row(2 * nc + c)) {
+        group_[c] = r;
+        break;
+      }
+    }
+  }
+  return group_;
+}
+
 bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats) {
   const int nz = edges_.nz(), nc = edges_.nc, nm = static_cast<int>(edges_.A_mu.rows());
-  const int nfa = static_cast<int>(edges_.A_facet.rows());
-  const Eigen::VectorXd p0 = p_;
-  const Eigen::VectorXd tau0 = elimination_.tau_c() + elimination_.T_tau() * p0;
-  report_.tau_norm_stage_one = tau0.norm();
+  const int k = edges_.k;
+  report_.tau_norm_stage_one = (elimination_.tau_c() + elimination_.T_tau() * p_).norm();
 
-  // The components of p that exist: every normal, tangents only where μ > 0.
+  // Exactly duplicated contacts (QP9): one representative per group, Stage I's share split evenly.
+  const std::vector<int>& group = duplicate_groups(cp);
+  std::vector<int> copies(nc, 0);
+  for (int c = 0; c < nc; ++c) ++copies[group[c]];
+  std::vector<char> has_friction(nc, 0);
+  for (int f : edges_.friction_contact) has_friction[f] = 1;
+  Eigen::VectorXd p0 = Eigen::VectorXd::Zero(3 * nc);
+  for (int c = 0; c < nc; ++c)
+    for (int t = 0; t < 3; ++t) p0[t * nc + group[c]] += p_[t * nc + c];
+  for (int c = 0; c < nc; ++c)
+    for (int t = 0; t < 3; ++t) p0[t * nc + c] = p0[t * nc + group[c]];
+  for (int c = 0; c < nc; ++c)
+    for (int t = 0; t < 3; ++t) p0[t * nc + c] /= copies[group[c]];
+  const Eigen::VectorXd tau0 = elimination_.tau_c() + elimination_.T_tau() * p0;
+
+  // The components of p that exist on the representatives: every normal, tangents only where μ > 0.
   std::vector<int> free;
-  for (int c = 0; c < nc; ++c) free.push_back(c);
-  for (int f : edges_.friction_contact) free.push_back(nc + f), free.push_back(2 * nc + f);
+  for (int c = 0; c < nc; ++c)
+    if (group[c] == c) free.push_back(c);
+  for (int c = 0; c < nc; ++c)
+    if (group[c] == c && has_friction[c]) free.push_back(nc + c), free.push_back(2 * nc + c);
   std::sort(free.begin(), free.end());
   const int m = static_cast<int>(free.size());
   Eigen::MatrixXd Jt(elimination_.nv(), m);
@@ -222,8 +257,16 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   report_.nullspace_dimension = dim;
   if (dim == 0) return false;
   report_.stage_two_run = true;
+  // p = p₀ + Z w: a representative's move shared evenly by its copies (the same J columns: τ and v⁺ see
+  // only the sum; the even split keeps every copy inside its pyramid, whose sum is the pyramid of the sum).
   Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(3 * nc, dim);
-  for (int i = 0; i < m; ++i) Z.row(free[i]) = Zm.row(i);
+  std::vector<int> row_of(3 * nc, -1);
+  for (int i = 0; i < m; ++i) row_of[free[i]] = i;
+  for (int c = 0; c < nc; ++c)
+    for (int t = 0; t < 3; ++t) {
+      const int i = row_of[t * nc + group[c]];
+      if (i >= 0) Z.row(t * nc + c) = Zm.row(i) / copies[group[c]];
+    }
 
   // The gap row (QP7): [z; y]ᵀ(A [z; y] + q) along the face is ℓᵀz + const with Stage I's multipliers y,
   // and ℓ = Bᵀℓ_p: ℓ_p = (B Bᵀ)⁻¹B ℓ, B Bᵀ diagonal (1 on N rows, k/2 on S, T rows with edges).
@@ -240,42 +283,54 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   const double delta = 0.5 * tolerance * tolerance * std::max(x_.cwiseAbs().maxCoeff(), 1e-300) *
                        std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
 
-  // (QP3) in w: ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖² (ZᵀZ = I), rows C w + d ≥ 0.
+  // (QP3) in w as least squares (QP10): ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖² = ½‖A_w w − b_w‖² + const,
+  // rows C w + d ≥ 0.
   const Eigen::MatrixXd TZ = elimination_.T_tau() * Z;
   const double epsilon = kStageTwoRegularization * std::max(TZ.squaredNorm() / dim, 1e-300);
-  Eigen::MatrixXd Q = TZ.transpose() * TZ;
-  Q.diagonal().array() += epsilon;
-  const Eigen::VectorXd r = TZ.transpose() * tau0 + epsilon * (Z.transpose() * p0);
+  const double root_epsilon = std::sqrt(epsilon);
+  const int na = static_cast<int>(TZ.rows());
+  Eigen::MatrixXd Aw(na + 3 * nc, dim);
+  Aw << TZ, root_epsilon * Z;
+  Eigen::VectorXd bw(na + 3 * nc);
+  bw << -tau0, -root_epsilon * p0;
   Eigen::VectorXd budget_row = gp_;
   budget_row.head(nc).array() -= 1;
+  std::vector<int> facets;   // the representatives' facet rows of A_facet
+  for (int f = 0; f < edges_.nf; ++f)
+    if (group[edges_.friction_contact[f]] == edges_.friction_contact[f])
+      for (int j = 0; j < k; ++j) facets.push_back(k * f + j);
+  const int nfa = static_cast<int>(facets.size());
   const int nC = nc + nfa + 2;
   Eigen::MatrixXd C(nC, dim);
   Eigen::VectorXd d(nC);
-  C.topRows(nc) = Z.topRows(nc);
-  d.head(nc) = p0.head(nc);
-  if (nfa > 0) {
-    C.middleRows(nc, nfa) = edges_.A_facet * Z;
-    d.segment(nc, nfa) = edges_.A_facet * p0;
+  int rows = 0;
+  for (int c = 0; c < nc; ++c)
+    if (group[c] == c) {
+      C.row(rows) = Z.row(c);
+      d[rows++] = p0[c];
+    }
+  for (int r : facets) {
+    C.row(rows) = edges_.A_facet.row(r) * Z;
+    d[rows++] = edges_.A_facet.row(r).dot(p0);
   }
-  C.row(nc + nfa) = budget_row.transpose() * Z;
-  d[nc + nfa] = std::max(kappa_c_ + budget_row.dot(p0), 0.0);
+  C.row(rows) = budget_row.transpose() * Z;
+  d[rows++] = std::max(kappa_c_ + budget_row.dot(p0), 0.0);
   // The gap row in impulse units like the others: divided by the LCP's velocity scale ‖q‖∞.
   const double v_ref = std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
-  C.row(nc + nfa + 1) = -(ell_p.transpose() * Z) / v_ref;
-  d[nc + nfa + 1] = delta / v_ref;
-  // Stage I's p₀ meets its rows only to Lemke's certificate; taken as met (d ≥ 0), p₀ is feasible, and a
-  // feasible (QP3) makes its dual LCP solvable (dual_qp.hpp).
-  d = d.cwiseMax(0.0);
-  // Rows of one scale for Lemke's relative tolerances, each to unit norm (a facet of μ_∞ = 100 is
-  // otherwise 100 times a p_N row; in a hold the gap row is round-off, ~1e-14, beside O(1) rows, and
-  // Lemke's equilibration would blow that round-off up). A row whose bound then exceeds kReach times
-  // the size of the impulses, ‖p₀‖₁ + (1 + μ_max)κ(p₀), cannot bind on any move Stage II makes, and
-  // is left out.
+  C.row(rows) = -(ell_p.transpose() * Z) / v_ref;
+  d[rows++] = delta / v_ref;
+  const int nrows = rows;
+  // Stage I's p₀ meets its rows only to Lemke's certificate; taken as met (d ≥ 0), w = 0 is feasible,
+  // which the primal method starts from.
+  d.head(nrows) = d.head(nrows).cwiseMax(0.0);
+  // Rows of one scale, each to unit norm (a facet of μ_∞ = 100 is otherwise 100 times a p_N row). A row
+  // whose bound then exceeds kReach times the size of the impulses, ‖p₀‖₁ + (1 + μ_max)κ(p₀), cannot bind
+  // on any move Stage II makes, and is left out.
   const double mu_max = nm > 0 ? edges_.A_mu.leftCols(nc).maxCoeff() : 0.0;
   const double reach =
       kReach * std::max(p0.lpNorm<1>() + (1 + mu_max) * std::max(kappa_c_ + gp_.dot(p0), 0.0), 1e-300);
-  int rows = 0;
-  for (int i = 0; i < nC; ++i) {
+  rows = 0;
+  for (int i = 0; i < nrows; ++i) {
     const double norm = C.row(i).norm();
     if (!(norm > 0) || d[i] > reach * norm) continue;
     C.row(rows) = C.row(i) / norm;
@@ -284,17 +339,18 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   C.conservativeResize(rows, Eigen::NoChange);
   d.conservativeResize(rows);
   Eigen::VectorXd w;
-  const LemkeResult result = dual_.solve(Q, r, C, d, w);
-  report_.stage_two_pivots = result.pivots;
-  stats.iterations += result.pivots;
-  if (!result.solved()) {
+  const InequalityLeastSquaresResult result = least_squares_.solve(Aw, bw, C, d, w);
+  report_.stage_two_pivots = result.iterations;
+  report_.stage_two_stationarity = result.stationarity;
+  stats.iterations += result.iterations;
+  if (!result.solved) {
     stats.status = SolveStatus::Fallback;
-    stats.message = std::string("Stage II: Lemke ") + to_string(result.status) + "; Stage I kept";
+    stats.message = "Stage II: " + result.reason + "; Stage I kept";
     return false;
   }
   Eigen::VectorXd p2 = p0 + Z * w;
   const double bound = kStageTwoFeasibility * std::max(p0.cwiseAbs().maxCoeff(), 1e-300);
-  if (p2.head(nc).minCoeff() < -bound || (nfa > 0 && (edges_.A_facet * p2).minCoeff() < -bound)) {
+  if (p2.head(nc).minCoeff() < -bound || (edges_.A_facet.rows() > 0 && (edges_.A_facet * p2).minCoeff() < -bound)) {
     stats.status = SolveStatus::Fallback;
     stats.message = "Stage II left the friction set; Stage I kept";
     return false;

@@ -34,10 +34,24 @@
 //   minimise  ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖²   over p = p₀ + Z w
 //   s.t.      p_N ≥ 0,  A_facet p ≥ 0 (FE2),  κ_c + (g_p − 1_N)ᵀp ≥ 0 (QP5),  ℓ_pᵀ(p − p₀) ≤ δ (QP7) (QP3)
 // T_τ Z is injective where J has full row rank (Jᵀ Z w = Pᵀa ⇒ T_τ Z w = −a), so (QP3) is strictly
-// convex without ε; ε = kStageTwoRegularization·‖T_τ Z‖²/dim only splits duplicated contacts, centred at
-// p = 0, not at p₀, so that Stage I's choice does not leak into the split. Solved through its dual LCP
-// (dual_qp.hpp). Eq. 112's expansion and the energy equality (108) are what (QP3) says with Z inside
-// the optimal face. If Stage II fails, Stage I's p₀ stands (a fallback).
+// convex without ε; ε = kStageTwoRegularization·‖T_τ Z‖²/dim only breaks ties, centred at p = 0, not at
+// p₀, so that Stage I's choice does not leak in. Eq. 112's expansion and the energy equality (108) are
+// what (QP3) says with Z inside the optimal face. If Stage II fails, Stage I's p₀ stands (a fallback).
+//
+// Solved as least squares under inequalities by a primal active set (QP10) [mine]: with Z w the only
+// unknown, the objective is ½‖[T_τ Z; √ε Z] w + [τ₀; √ε p₀]‖², and p₀ itself (w = 0) is feasible, so
+// the method (inequality_least_squares.hpp) starts there and never leaves the feasible set: it cannot
+// end on a ray, as (QP3)'s dual LCP did by Lemke (22 rows on 6 dimensions on four feet: a degenerate
+// dual; certificate 2.2e-6 > 1e-6 at the step where Stage I's vertex squeezed the feet, notes/id13b.md).
+// Its answer is accepted only with its KKT certificate (ILS3); else Stage I's p₀ stands, a Fallback
+// whose message says why.
+//
+// Exactly duplicated contacts (QP9) [mine]. Contacts with the same rows of J, the same φ and μ (the
+// bench's n/4 copies per foot) have the same columns in T_τ and in every row of (QP3) but their own
+// p_N ≥ 0 and pyramid: Stage II is solved on one representative per group, whose p is the group's sum
+// (the sum of pyramids at one point is the pyramid of the summed p_N; the budget and gap rows see only
+// the sum, ℓ_p being equal for equal columns), and the result is split evenly among the copies. On the
+// representatives T_τ Z is again injective, so ε does not carry the split.
 //
 // The budget [mine]. The twin forward model (max_dissipation.hpp MD4–MD5, seed 002) caps phase II's normal
 // impulses by κ = Σ p_N of its frictionless phase I at the applied τ; seed 004's Stage I has no such cap,
@@ -102,9 +116,9 @@
 #include <vector>
 
 #include "contact/solvers/lemke.hpp"
-#include "control/inverse_dynamics/dual_qp.hpp"
 #include "control/inverse_dynamics/friction_edges.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
+#include "control/inverse_dynamics/inequality_least_squares.hpp"
 
 namespace impetus {
 
@@ -123,7 +137,8 @@ struct IdQpReport {
   double kappa = 0;                  // κ(τ) of phase I at the final iterate (N·s)
   double budget_mismatch = 0;        // |κ_c + gᵀz − κ(τ(z))| of the returned iterate (QP8), 0 when A settled
   bool stage_two_run = false, stage_two_accepted = false;
-  int stage_one_pivots = 0, stage_two_pivots = 0;
+  int stage_one_pivots = 0, stage_two_pivots = 0;   // Stage II: active-set iterations (QP10)
+  double stage_two_stationarity = 0;                 // (QP10)'s KKT residual, relative (ILS3)
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
 };
 
@@ -143,18 +158,21 @@ class IdQp final : public InverseDynamicsSolver {
   LemkeResult solve_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z);
   /// The forward phase I at the actuator impulse τ: κ(τ) = Σ p^I and its active set.
   double phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std::vector<char>& active);
-  /// Stage II (QP3, QP7) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
+  /// group_[c]: the first contact with c's rows of J, φ and μ (QP9); c itself if none.
+  const std::vector<int>& duplicate_groups(const ContactProblem& cp);
+  /// Stage II (QP3, QP7, QP9, QP10) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
   bool stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats);
 
   IdQpOptions options_;
   LemkeSolver lemke_;
-  DualQp dual_;
+  InequalityLeastSquares least_squares_;
   ActuatedElimination elimination_;
   FrictionEdges edges_;
   IdQpReport report_;
   Eigen::MatrixXd H_, DB_, F_N_, A_;
   Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
+  std::vector<int> group_;                   // (QP9)
   std::vector<std::vector<char>> visited_;   // phase I's active sets solved in this call (QP8)
 };
 

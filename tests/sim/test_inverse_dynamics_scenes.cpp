@@ -16,6 +16,7 @@
 #include <numbers>
 
 #include "control/inverse_dynamics/id_lcp_noslip.hpp"
+#include "control/inverse_dynamics/id_qp.hpp"
 #include "dynamics/kinematics.hpp"
 #include "sim/replay/replay_registry.hpp"
 #include "sim/scene/scene_loader.hpp"
@@ -162,19 +163,20 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
   const Twin& twin = kTwins[std::get<0>(GetParam())];
   const Case& c = kCases[std::get<1>(GetParam())];
   if (c.sliding && is_noslip(twin)) GTEST_SKIP() << "no-slip feet do not slide";
-  // Open (notes/id13b.md): four sliding feet, step 0 of 40: phase I's active set walks {LF, RF, LH} → all four
-  // → {LF, RF, RH}, where the equilibrium (QP6) ends on a Lemke ray and the convex stand-in stands.
+  // Open (notes/idqp15.md): both are Stage I's; Stage II (QP10) is solved and certified in every step of both.
   const std::string raised = c.raised;
   if (twin.controller == "id_qp_coulomb" && raised.empty() && c.sliding)
     GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb with four sliding feet: at step 0 (QP6) ends on a Lemke "
                     "ray after phase I's active set walked through three sets; the convex stand-in misses "
-                    "q̇_target by 1.1e-3 rad/s (notes/id13b.md)";
+                    "q̇_target by 1.1e-3 rad/s (one step of 40; notes/id13b.md, re-measured in notes/idqp15.md)";
   if (twin.controller == "id_qp_noslip" && raised.empty())
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with four feet down: at step 1 Stage I's vertex "
-                    "squeezes the feet together by friction (edge impulses up to 2 N·s against Σ p_N = "
-                    "0.047 N·s), whose τ (317 N·m) the 20 N·m effort limit clamps, so the step is not the one "
-                    "predicted (30 rad/s); Stage II, which would remove the squeeze, ends on a Lemke ray there "
-                    "(certificate 2.2e-6 > 1e-6; its best iterate is off the friction set) (notes/id13b.md)";
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with four feet down: at step 1 Stage I's v⁺ slips "
+                    "7.8e-7 m/s at the feet, and maximum dissipation answers any slip with friction on the μ = 100 "
+                    "pyramid's boundary: edge impulses up to 2 N·s against Σ p_N = 0.047 N·s, τ 317 N·m, clamped to "
+                    "the 20 N·m effort limit, so the step is not the one predicted (30 rad/s). Stage II now solves "
+                    "(primal, KKT residual 7e-13) but the least ‖τ‖ of its slab (QP7) is that squeeze; with the slab "
+                    "opened, ‖τ‖ drops 0.48 → 0.0087 N·m·s but the step misses q̇_target by 1.5e-3 rad/s: the squeeze "
+                    "is the right inverse of that slipping v⁺ (notes/idqp15.md)";
   if (twin.controller == "id_lcp_noslip" && raised == "LF")
     GTEST_SKIP() << "KNOWN FAILURE, open: id_lcp_noslip on three feet: the body's centre lies on the diagonal of "
                     "the two support feet, the third (RH) carries p_N = 0 and lifts under the sway (φ = 0.9 µm at "
@@ -276,10 +278,10 @@ TEST_P(Variant, ArmHoldingABoxIsARightInverse) {
   // 4.8e-7 rad/s away at step 6 and less after — and answers that target (its τ_c fallback missed by 0.042).
   const Twin& twin = kTwins[GetParam()];
   if (twin.controller == "id_qp_coulomb")
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb: phase I's active set cycles between two sets from step 2 "
-                    "(QP8), and along a blend of the two linearisations Stage I's solution jumps between two "
-                    "branches (budget mismatch 1.25e-5 vs 4.7e-5 N·s, never the certificate's 2.6e-9); Stage II "
-                    "ends on a Lemke ray in every step: q̇_target missed by 4.5e-3 rad/s, Σ p_N by 2.1 % (notes/id13b.md)";
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb: phase I's active set cycles (QP8) at steps 2, 3 and 5, "
+                    "whose iterates keep a budget off by 2.0e-5 to 2.5e-5 N·s (never the certificate's 2.6e-9): "
+                    "q̇_target missed by 4.5e-3 rad/s, Σ p_N by 2.1 %. Stage II is no longer the cause: solved and "
+                    "certified in every step (primal, QP10) (notes/idqp15.md)";
   const World world = load_scene_string(arm_holding_box_scene(twin), kSceneFile);
   const Check check = run_and_compare(world, 40);
   EXPECT_EQ(check.failures, 0);
@@ -292,7 +294,10 @@ TEST_P(Variant, StaticStanceCarriesTheWeight) {
   // Four feet down, holding the pose: from the first steps on, Σ predicted normal force = m g to 0.1 %.
   const Twin& twin = kTwins[GetParam()];
   if (twin.controller == "id_qp_noslip")
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) on four feet diverges (notes/idqp13.md)";
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) on four feet: at step 1 Stage I's v⁺ slips 1.3e-6 m/s "
+                    "at the feet and maximum dissipation squeezes them on the pyramid's boundary (edge impulses "
+                    "1.75 N·s), τ 0.42 N·m·s is clamped by the effort limit and the run diverges; Stage II solves "
+                    "(primal, certified) but that squeeze is the least ‖τ‖ of its slab (notes/idqp15.md)";
   const World world = load_scene_string(quadruped_scene(twin, 1.0, "0 0 -9.81", "", R"(kp="100" kd="20")"), kSceneFile);
   Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
   State state = world.initial;
@@ -370,6 +375,78 @@ TEST(IndeterminateContact, ArmSqueezingItsRigidBoxIsReportedUnreachable) {
   EXPECT_EQ(unsolved, 10);
   // Holding the fingers where they are (finger_close = 0) is reachable: the same arm motion solves.
   EXPECT_EQ(run_and_compare(load_scene_string(arm_holding_box_scene(kTwins[1]), kSceneFile), 10).failures, 0);
+}
+
+/// `problem` with every contact repeated `copies` times (the same rows, φ and μ: exactly duplicated contacts).
+ContactProblem duplicated(const ContactProblem& problem, int copies) {
+  const int m = problem.nc * copies;
+  auto pick = [&](const SparseRows& X) {
+    SparseRows Y(m, X.cols());
+    for (int r = 0; r < m; ++r)
+      for (SparseRows::InnerIterator it(X, r / copies); it; ++it) Y.insert(r, it.col()) = it.value();
+    Y.makeCompressed();
+    return Y;
+  };
+  auto pick_vector = [&](const Eigen::VectorXd& x) {
+    Eigen::VectorXd y = Eigen::VectorXd::Zero(m);
+    for (int r = 0; r < m && x.size() > 0; ++r) y[r] = x[r / copies];
+    return y;
+  };
+  ContactProblem p = problem;
+  p.nc = m;
+  p.N = pick(problem.N);
+  p.S = pick(problem.S);
+  p.T = pick(problem.T);
+  p.phi = pick_vector(problem.phi);
+  p.mu = pick_vector(problem.mu);
+  p.mu_viscous = pick_vector(problem.mu_viscous);
+  p.p_N_guess = p.p_S_guess = p.p_T_guess = Eigen::VectorXd::Zero(m);
+  p.keys.clear();
+  for (int r = 0; r < m; ++r) p.keys.push_back(ContactKey{problem.keys[r / copies].geom_a, problem.keys[r / copies].geom_b, r});
+  p.extension.reset();
+  return p;
+}
+
+TEST(IndeterminateContact, StageTwoHandlesExactlyDuplicatedContacts) {
+  // Copies of a contact (the bench's "contacts added per foot") add directions to Stage II's face along which
+  // neither v⁺ nor τ moves; through (QP3)'s dual LCP they made Lemke fail and Stage I's vertex stood
+  // (bench n ≥ 8). With (QP9) Stage II solves on one representative per group and splits evenly: on the
+  // standing quadruped with every foot doubled it must be accepted and give the τ of the problem without
+  // copies, each copy carrying half of that problem's impulse.
+  const World world = load_scene_string(quadruped_scene(kTwins[0], 1.0, "0 0 -9.81", "", R"(kp="100" kd="20")"), kSceneFile);
+  Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
+  State state = world.initial;
+  stepper.step(state);
+  const ContactProblem once = stepper.data().problems.at(0);
+  ASSERT_EQ(once.nc, 4);
+  const ContactProblem twice = duplicated(once, 2);
+  InverseDynamicsProblem id;
+  const MultibodyModel& mb = world.model.multibody;
+  for (const Link& link : mb.links)
+    if (joint_nv(link.joint.type) == 1) id.actuated.push_back(link.joint.v_index - mb.trees[link.tree].v_offset);
+  id.qd_des = Eigen::VectorXd::Zero(static_cast<int>(id.actuated.size()));
+  IdQp solver;
+  InverseDynamicsSolution a, b;
+  id.contact = &once;
+  solver.solve(id, a);
+  ASSERT_TRUE(solver.last_report().stage_two_accepted) << a.stats.message;
+  id.contact = &twice;
+  solver.solve(id, b);
+  EXPECT_TRUE(solver.last_report().stage_two_accepted) << b.stats.message;
+  EXPECT_EQ(b.stats.status, SolveStatus::Solved) << b.stats.message;
+  // In a hold (q̇_des = 0) the whole face is open (QP7) and both calls minimise the same strictly convex
+  // (QP3) on the same face: τ agrees to the tie-break's ε (1e-10 relative, id_qp.cpp) and the least
+  // squares' round-off at condition 1/√ε (~1e-11); 1e-8 is a hundred times that.
+  constexpr double kSameMinimiser = 1e-8;
+  ASSERT_EQ(b.p_N.size(), 8);
+  EXPECT_LT((b.tau - a.tau).norm(), kSameMinimiser * a.tau.norm());
+  const double scale = a.p_N.cwiseAbs().maxCoeff();
+  for (int c = 0; c < 4; ++c) {
+    EXPECT_NEAR(b.p_N[2 * c], 0.5 * a.p_N[c], kSameMinimiser * scale) << "contact " << c;
+    EXPECT_NEAR(b.p_N[2 * c + 1], 0.5 * a.p_N[c], kSameMinimiser * scale) << "contact " << c;
+    EXPECT_NEAR(b.p_S[2 * c] + b.p_S[2 * c + 1], a.p_S[c], kSameMinimiser * scale) << "contact " << c;
+    EXPECT_NEAR(b.p_T[2 * c] + b.p_T[2 * c + 1], a.p_T[c], kSameMinimiser * scale) << "contact " << c;
+  }
 }
 
 TEST(IndeterminateContact, StageTwoKeepsTorqueContinuous) {

@@ -1,0 +1,60 @@
+// Least squares under linear inequalities by a primal active-set method (Nocedal & Wright, Numerical
+// Optimization, 2nd ed., Alg. 16.3; Lawson & Hanson 1974, ch. 23, for the least-squares form). Used by
+// id_qp's Stage II (id_qp.hpp QP3), whose dual LCP (dual_qp.hpp) Lemke could end on a ray: a face of
+// 22 rows on 6 dimensions is a very degenerate dual, and duplicated contacts make it singular.
+//
+//   minimise  ½‖A w − b‖²   s.t.  C w + d ≥ 0,   from the feasible point w = 0 (d ≥ 0)            (ILS1)
+//
+// The iterates stay feasible, so the method cannot end on a ray; what degeneracy costs is iterations.
+// With the working set W (rows held as equalities), each iteration solves
+//   s = N u,   u = the least-norm minimiser of ‖A N u − (b − A w)‖,   N: orthonormal basis of ker C_W  (ILS2)
+// by orthogonal factorisations that find the ranks themselves (column-pivoted QR of C_Wᵀ, complete
+// orthogonal decomposition of A N): rows of C that depend on others (copies of one contact) and an A
+// without full column rank are rank deficiencies, not failures. It steps to the first row that s would
+// cross (that row joins W) or takes the whole step; at the minimiser on W, the multipliers
+//   C_Wᵀ λ = Aᵀ(A w − b)                                                                            (ILS3)
+// (least squares on the same QR) decide: all λ ≥ 0, w is the KKT point of (ILS1); else the most
+// negative leaves W. A row joins W only if s crosses it by more than round-off, so W stays independent.
+//
+// Certificate (returned, checked by the caller): the KKT residuals of (ILS1) at w — feasibility
+// min(C w + d), stationarity ‖Aᵀ(A w − b) − C_Wᵀλ‖ and the most negative λ, the last two relative to
+// ‖A‖_F ‖b‖ (the size of the gradient at w = 0).
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/QR>
+#include <string>
+#include <vector>
+
+namespace impetus {
+
+struct InequalityLeastSquaresResult {
+  bool solved = false;          // the certificate below holds within the solver's tolerances
+  int iterations = 0;
+  int working_rows = 0;         // |W| at the end
+  double min_slack = 0;         // min(C w + d), same units as d
+  double stationarity = 0;      // ‖Aᵀ(A w − b) − C_Wᵀλ‖ / (‖A‖_F ‖b‖)
+  double min_multiplier = 0;    // min λ / (‖A‖_F ‖b‖) (0 when W is empty)
+  std::string reason;           // why not solved
+};
+
+class InequalityLeastSquares {
+ public:
+  /// Solves (ILS1); d ≥ 0 (w = 0 feasible) is required, else not solved. w (C.cols()) on output.
+  InequalityLeastSquaresResult solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::MatrixXd& C,
+                                     const Eigen::VectorXd& d, Eigen::VectorXd& w);
+
+ private:
+  /// The step s of (ILS2) on W from w; false when W spans everything (s = 0).
+  void equality_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::MatrixXd& C,
+                     const Eigen::VectorXd& w);
+  /// λ of (ILS3) (|W|) and the stationarity residual's norm.
+  double multipliers(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::VectorXd& w);
+
+  std::vector<int> working_;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_;   // of C_Wᵀ, current for W
+  Eigen::MatrixXd CWt_, N_, AN_;
+  Eigen::VectorXd s_, lambda_, gradient_, residual_;
+};
+
+}  // namespace impetus
