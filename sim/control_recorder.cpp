@@ -1,6 +1,7 @@
 #include "sim/control_recorder.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
@@ -59,7 +60,8 @@ void ControlRecorder::write_row(double t, const StepData& step) {
       put(out_, r && r->tau.size() == static_cast<long>(na) ? r->tau[a] : 0.0);
     }
     out_ << ',';
-    put(out_, r ? r->normal_force : 0.0);
+    if (!r) put(out_, 0.0);
+    else if (std::isfinite(r->normal_force)) put(out_, r->normal_force);   // empty: no prediction (failed call)
     out_ << ',' << (r ? r->status : std::string("none"));
   }
   out_ << '\n';

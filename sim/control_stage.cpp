@@ -2,6 +2,7 @@
 #include "sim/control_stage.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -200,7 +201,11 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
                               record.call);
       const bool failed = record.call.stats.status == SolveStatus::Failed;
       record.status = failed ? "failed" : record.call.stats.status == SolveStatus::Fallback ? "fallback" : "ok";
-      record.normal_force = record.call.p_N.size() > 0 ? record.call.p_N.sum() / dt_ : 0.0;
+      // A failed call's impulses are no prediction (a Lemke ray's iterate reached 8e7 N on arm7_grasp):
+      // NaN, which control.csv writes as an empty field and the replay metrics skip.
+      record.normal_force = failed ? std::numeric_limits<double>::quiet_NaN()
+                            : record.call.p_N.size() > 0 ? record.call.p_N.sum() / dt_
+                                                         : 0.0;
       if (!failed) slot.pending.emplace_back(step_ + settings.lag, record.call.tau);
     } else {
       record.status = "held";

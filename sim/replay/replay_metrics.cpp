@@ -135,7 +135,8 @@ void ReplayMetricsAccumulator::observe_controller(const State& state, const Step
           simulated += data.impulse[c][0] / dt;
           in_contact = true;
         }
-  if (in_contact && simulated > 0) {
+  // A failed call predicts nothing (its normal_force is NaN): such steps are left out of Table 5.
+  if (in_contact && simulated > 0 && std::isfinite(record.normal_force)) {
     const double predicted = record.normal_force;
     ++contact_steps_;
     sum_predicted_ += predicted;

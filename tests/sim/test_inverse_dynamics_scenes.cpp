@@ -9,7 +9,9 @@
 // simulator's normal impulses the predicted ones.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -18,6 +20,8 @@
 #include "control/inverse_dynamics/id_lcp_noslip.hpp"
 #include "control/inverse_dynamics/id_qp.hpp"
 #include "dynamics/kinematics.hpp"
+#include "sim/control_recorder.hpp"
+#include "sim/replay/replay_metrics.hpp"
 #include "sim/replay/replay_registry.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/stepper.hpp"
@@ -183,7 +187,13 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
                     "step 1, 38 µm at step 9); it stays within the collision margin, so no-slip still locks its "
                     "tangent rows, whose contact point sits φ/2 off the plane: with the twelve P rows fixed that row "
                     "is independent of the kept ones only through that lever (sin²θ > τ_G = 1e-10), and keeping it "
-                    "gives p_T ~ 800 N·s, τ ~ 7e4 N·m·s at step 9 (notes/id13c.md)";
+                    "gives p_T ~ 800 N·s, τ ~ 7e4 N·m·s at step 9 (notes/id13c.md). Measured (notes/idlcp15.md): "
+                    "freeing in the ID a locked contact with p_N = 0 that separates (no-slip as μ → ∞ of Coulomb: "
+                    "no load, no friction) passes this case (5.3e-5 rad/s by step 40) but breaks the right inverse "
+                    "where the twin's lock of a lifting contact carries impulse: the twin no_slip locks every "
+                    "contact within the margin (the leg lifting while sliding, Variant.IsARightInverseOfIts"
+                    "ForwardModel, is stopped through its lifted foot; LinksStance falls), so the rule must hold on "
+                    "both sides (a change of the forward model's physics)";
   // Sliding: gravity tilted by atan(0.3) ≈ 17° along x on μ = 0.1 ground; sticking: μ = 1, upright.
   // A sinusoid on the hips makes the support move (q̇_des ≠ 0).
   const World world = load_scene_string(
@@ -367,12 +377,37 @@ TEST(IndeterminateContact, ArmSqueezingItsRigidBoxIsReportedUnreachable) {
   const World world = load_scene_string(arm_holding_box_scene(kTwins[1], 0.01), kSceneFile);
   Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
   State state = world.initial;
+  // A failed call predicts nothing: its Σ f_N is NaN (its Lemke ray's iterate reached 8e7 N on
+  // arm7_grasp), control.csv leaves the field empty and Table 5 leaves the step out.
+  const test::TempDir dir("arm_squeeze");
+  ControlRecorder recorder(world.model, dir.path());
+  ReplayMetricsAccumulator metrics(world.model, 0);
+  metrics.start(state);
   int unsolved = 0;
   for (int k = 0; k < 10; ++k) {
     stepper.step(state);
-    if (stepper.data().control.at(0).status != "ok") ++unsolved;
+    const ControlStepRecord& r = stepper.data().control.at(0);
+    if (r.status != "ok") ++unsolved;
+    if (r.status == "failed") EXPECT_TRUE(std::isnan(r.normal_force)) << "step " << k << ": " << r.normal_force;
+    recorder.write_row(state.t, stepper.data());
+    metrics.observe(state, stepper.data(), world.model.physics.dt);
   }
   EXPECT_EQ(unsolved, 10);
+  EXPECT_EQ(metrics.result().contact_steps, 0);   // every call failed
+  recorder.close();
+  std::ifstream csv(dir.path() + "/control.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  const std::string::size_type column = std::count(header.begin(), header.begin() + header.find("normal_force"), ',');
+  int rows = 0;
+  while (std::getline(csv, row)) {
+    std::stringstream fields(row);
+    std::string field;
+    for (std::string::size_type c = 0; c <= column; ++c) std::getline(fields, field, ',');
+    EXPECT_EQ(field, "") << row;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 10);
   // Holding the fingers where they are (finger_close = 0) is reachable: the same arm motion solves.
   EXPECT_EQ(run_and_compare(load_scene_string(arm_holding_box_scene(kTwins[1]), kSceneFile), 10).failures, 0);
 }
