@@ -105,7 +105,9 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
 
   IdLcpNoSlipOptions options_;
   BlockInertia M_inverse_;
-  const InertiaOperator* metric_ = &M_inverse_;   // the projections' metric: M, or W_s of (NS-LS4)
+  const InertiaOperator* metric_ = &M_inverse_;   // the projections' metric: M (by blocks or dense, NS-SP1), or W_s (NS-LS4)
+  Eigen::MatrixXd M_dense_inverse_;                // (nv×nv) M⁻¹ when formed (NS-SP1)
+  Eigen::VectorXd dense_scratch_;
   DelassusFactor factor_;
   FindIndicesResult indices_;
   std::vector<char> sticks_;               // (nc) the contacts locked, or empty for all
