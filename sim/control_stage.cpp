@@ -34,13 +34,23 @@ void select_contacts(const ContactProblem& from, const std::vector<int>& rows, C
   to.v = from.v;
   to.v_star = from.v_star;
   to.nc = n;
-  SparseRows select(n, from.nc);
-  std::vector<Eigen::Triplet<double>> ones;
-  for (int i = 0; i < n; ++i) ones.emplace_back(i, rows[i], 1.0);
-  select.setFromTriplets(ones.begin(), ones.end());
-  to.N = select * from.N;
-  to.S = select * from.S;
-  to.T = select * from.T;
+  // The kept rows copied in order (no selection matrix, triplets or product temporaries): `to` keeps its
+  // storage from tick to tick, so this allocates only when the number of kept rows changes (Eigen's outer
+  // index and the picked vectors are sized by it) or their entries outgrow the storage.
+  const auto copy_rows = [&](const SparseRows& x, SparseRows& out) {
+    Eigen::Index entries = 0;
+    for (int i = 0; i < n; ++i) entries += x.outerIndexPtr()[rows[i] + 1] - x.outerIndexPtr()[rows[i]];
+    out.resize(n, x.cols());
+    out.reserve(entries);
+    for (int i = 0; i < n; ++i) {
+      out.startVec(i);
+      for (SparseRows::InnerIterator it(x, rows[i]); it; ++it) out.insertBack(i, it.col()) = it.value();
+    }
+    out.finalize();
+  };
+  copy_rows(from.N, to.N);
+  copy_rows(from.S, to.S);
+  copy_rows(from.T, to.T);
   const auto pick = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
     if (x.size() != from.nc) {
       out.resize(0);
