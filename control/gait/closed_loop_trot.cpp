@@ -32,6 +32,7 @@ ClosedLoopTrot::ClosedLoopTrot(const MultibodyModel& model, const std::array<Tro
     : p_(std::move(parameters)), schedule_(p_.plan.gait), path_(p_.plan.path) {
   if (!(p_.max_offset >= 0) || !(p_.max_turn >= 0))
     throw std::invalid_argument("trot: max_offset and max_turn must be ≥ 0");
+  if (!(p_.anchor_aim >= 0 && p_.anchor_aim <= 1)) throw std::invalid_argument("trot: anchor_aim must be in [0, 1]");
   std::vector<int> leg_links;
   for (int f = 0; f < kLegs; ++f) {
     kinematics_.emplace_back(model, legs[f].abduction_link, legs[f].p_KF, legs[f].standing[2]);
@@ -104,6 +105,10 @@ void ClosedLoopTrot::evaluate(double t, const Measurement& measured, Eigen::Vect
     if (m[0] != static_cast<double>(seen) || m[1] != phase.swing) {   // a new stance or swing: anchor it where the foot is
       Eigen::Vector3d p_W = measured.X_WB * (leg.foot_position(q_leg[f]) - leg.roll(q_leg[f], radius));
       if (phase.stance) p_W.z() = std::min(p_W.z(), p_.plan.foot_height);
+      if (phase.stance && phase.swing >= 0) {   // after a swing: toward where it was aimed (header)
+        const Eigen::Vector3d aim = touchdown_point(f, phase.swing, plan, ref);
+        p_W.head<2>() += p_.anchor_aim * (aim.head<2>() - p_W.head<2>());
+      }
       m << static_cast<double>(seen), phase.swing, p_W;
     }
     const Eigen::Vector3d anchor = m.tail<3>();

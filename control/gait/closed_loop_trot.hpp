@@ -11,8 +11,19 @@
 //   x_ref = x_meas + clamp(x_plan − x_meas, max_offset),   ψ_ref = ψ_meas + clamp(ψ_plan − ψ_meas, max_turn)
 // so the feedback on the base is: height and attitude to the plan's (level), position and heading toward
 // the plan at a bounded rate, and the plan's velocity as the feed-forward.
-//   stance foot: sticks where it was measured at touchdown (z no higher than the planned ground), so every
-//     stance leg agrees with the others and with the ground. The foot is a sphere of radius r that rolls as
+//   stance foot: sticks at its anchor a, set at touchdown between where the foot was measured (m) and
+//     where its swing aimed it (p_aim, below), z the measured one no higher than the planned ground:
+//       a_xy = m_xy + w (p_aim − m)_xy,   w = anchor_aim (default 0; the feet standing at t = 0: w = 0)
+//     With w = 0 every stance leg agrees with the ground, but a foot that lands (or has slid) off its aim
+//     keeps the miss in its leg's target, and the legs pull the base back by it. Under links_trot's pid
+//     (kp 20 N·m/rad) on μ = 0.1 the misses of the turn in place grew until legs were asked for feet out
+//     of reach (stance feet 2–12 cm from their anchors; LINKS fell at 5.75 s). With w = 1 the stance legs
+//     ask for the nominal pose around the aims, and nothing pulls a base that slid back to the plan (it
+//     drifted 1 m in 30 s). Measured on links_trot `flat`, pid, 30 s: w = ¼, ½, ¾ trot without falling,
+//     the base at most 4.2, 3.3, 6.2 cm from the waypoint segments. Under the stiff ID controllers
+//     (kp 1000 1/s²) w > 0 moves the base by w times each miss: id_qp_coulomb's base went from 1.8 cm to
+//     3.2–4.5 cm off the first segment and turn (w = 0.1–0.5, 5 s), so the default keeps w = 0.
+//     The foot is a sphere of radius r that rolls as
 //     the leg turns (a sticking contact holds its material contact point, not its centre F): the anchor
 //     is a = F − roll(q) (leg_kinematics.hpp), and q_des solves F = a + roll(q_des) in B_ref by IK (three
 //     fixed-point passes: roll moves F by r ≈ 0.1 leg lengths per radian, so each pass shrinks the miss
@@ -52,6 +63,8 @@ struct ClosedLoopTrotParameters {
   // from the waypoints in 5 s with 1 cm and 0.05 rad).
   double max_offset = std::numeric_limits<double>::infinity();   // m
   double max_turn = std::numeric_limits<double>::infinity();     // rad
+  // w ∈ [0, 1]: a stance foot's anchor from where it landed toward where its swing aimed it (header).
+  double anchor_aim = 0;
 };
 
 class ClosedLoopTrot : public TrajectorySource {

@@ -36,6 +36,13 @@ std::string gains(const std::string& controller, bool trot) {
   return trot ? R"( kp="1000" kd="63")" : R"( kp="100" kd="20")";
 }
 
+/// The trot's stance anchors (closed_loop_trot.hpp's anchor_aim): pid's legs (kp 20 N·m/rad) halfway toward
+/// where each swing aimed — landed where they landed, LINKS fell at 5.75 s of the turn in place on μ = 0.1
+/// (its feet slid 2–12 cm from their anchors); aimed alone, nothing pulled the base back to the plan (1 m off
+/// in 30 s). The ID controllers' stiff legs keep where the feet landed (halfway, id_qp_coulomb's CoM went
+/// 3.6 cm off the first segment and turn instead of 1.8 cm; notes/pidtrot15.md).
+double anchor_aim(const std::string& controller) { return controller == "pid" ? 0.5 : 0.0; }
+
 /// The <controller …> opening of a replay controller name: its type, gains and options. id_sensed_lag2 is
 /// ID(t_{i−2}), the paper's second sensed-force reference.
 std::string controller_element(const std::string& controller, const std::string& gain_attributes) {
@@ -190,12 +197,13 @@ void write_trot_table(const std::string& models_dir, double base_height, double 
 
 /// The closed-loop trot (control/gait/closed_loop_trot.hpp) as the controller's <trot>, planned for a level
 /// ground at foot_height − kFootRadius.
-std::string trot_element(double base_height, double foot_height, double duration) {
+std::string trot_element(double base_height, double foot_height, double duration, double anchor_aim) {
   std::ostringstream out;
   out << std::setprecision(17) << ">\n      <trot legs=\"";
   for (int f = 0; f < kLegs; ++f) out << (f ? " " : "") << kLegNames[f] << "_LEG_1";
-  out << "\" base_height=\"" << base_height << "\" foot_height=\"" << foot_height << "\" duration=\"" << duration
-      << "\"/>\n    </controller>";
+  out << "\" base_height=\"" << base_height << "\" foot_height=\"" << foot_height << "\" duration=\"" << duration << '"';
+  if (anchor_aim > 0) out << " anchor_aim=\"" << anchor_aim << '"';
+  out << "/>\n    </controller>";
   return out.str();
 }
 
@@ -301,7 +309,7 @@ const std::vector<ReplayInfo>& replay_list() {
          {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 2.0, 2},
         // On the height map the planner's feet and base follow a flat ground at the map's mid-height.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 30.0, 4},
+         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 30.0, 5},
         {"arm7_grasp", "seed 004: arm7_hand holding a 6000 kg/m³ box through q_des = π/2 − 0.1(1 − cos 10t)",
          {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 1},
         {"seed000_grasp", "seed 000 Table I: two fingers squeezing two boxes against gravity, dt 0.01 s, 1000 steps",
@@ -377,7 +385,7 @@ std::string write_replay_scene(const ReplayRequest& request, const std::string& 
         write_trot_table(models_dir, standing_height() + ground_z, kFootRadius + ground_z, duration, dir + "/desired.csv");
         body = " trajectory=\"desired.csv\"/>";
       } else {
-        body = trot_element(standing_height() + ground_z, kFootRadius + ground_z, duration);
+        body = trot_element(standing_height() + ground_z, kFootRadius + ground_z, duration, anchor_aim(r.controller));
       }
     }
     scene = links_scene(models_dir, r, duration, z, standing_joints(standing_pose(models_dir, standing_height())), body);

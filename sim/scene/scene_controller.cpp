@@ -13,10 +13,10 @@
 namespace impetus::scene {
 namespace {
 
-/// <trot legs base_height foot_height [duration cycle duty step_height speed max_offset max_turn]/>.
+/// <trot legs base_height foot_height [duration cycle duty step_height speed max_offset max_turn anchor_aim]/>.
 ControllerDraft::Trot read_trot(const xml::Element& trot, const UrdfModel& urdf, const std::string& urdf_path) {
   trot.allow_only({"legs", "base_height", "foot_height", "duration", "cycle", "duty", "step_height", "speed",
-                   "max_offset", "max_turn"},
+                   "max_offset", "max_turn", "anchor_aim"},
                   {});
   ControllerDraft::Trot out;
   out.line = trot.line();
@@ -38,6 +38,8 @@ ControllerDraft::Trot read_trot(const xml::Element& trot, const UrdfModel& urdf,
   p.plan.path.speed = trot.positive_or("speed", p.plan.path.speed);
   p.max_offset = trot.non_negative_or("max_offset", p.max_offset);
   p.max_turn = trot.non_negative_or("max_turn", p.max_turn);
+  p.anchor_aim = trot.non_negative_or("anchor_aim", p.anchor_aim);
+  if (p.anchor_aim > 1) trot.fail_value("anchor_aim", "a number in [0, 1]");
   return out;
 }
 

@@ -143,6 +143,10 @@ INSTANTIATE_TEST_SUITE_P(
              "<controller type=\"pid\" trajectory=\"traj.csv\">\n<trot legs=\"upper upper upper upper\" "
              "base_height=\"0.2\" foot_height=\"0.01\"/>" + kMarker + "\n</controller>",
              "", "not both"},
+        Case{"TrotAnchorAimAboveOne",
+             "<controller type=\"pid\">\n<trot legs=\"upper upper upper upper\" base_height=\"0.2\" "
+             "foot_height=\"0.01\" anchor_aim=\"1.5\"/>" + kMarker + "\n</controller>",
+             "", "anchor_aim: expected a number in [0, 1]"},
         Case{"TrotOnAFixedBase",
              "<controller type=\"pid\">\n<trot legs=\"upper upper upper upper\" base_height=\"0.2\" "
              "foot_height=\"0.01\"/>" + kMarker + "\n</controller>",
