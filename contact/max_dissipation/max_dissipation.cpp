@@ -40,6 +40,7 @@ MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& options) 
   o.gap_tolerance = read.real("gap_tolerance", o.gap_tolerance, 1e-15, 1e-4);
   o.max_iterations = read.integer("max_iterations", o.max_iterations, 5, 1000);
   o.warm_start = read.boolean("warm_start", o.warm_start);
+  o.certify_warm_start = read.boolean("certify_warm_start", o.certify_warm_start);
   o.check_tolerance = read.real("check_tolerance", o.check_tolerance, 1e-12, 1e-2);
   o.fallback_sweeps = read.integer("fallback_sweeps", o.fallback_sweeps, 1, 10000000);
   read.finish();
@@ -78,7 +79,9 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
     if (problem.p_N_guess.size() == nc) ws.p1_start_.head(nc) = problem.p_N_guess;
     if (problem.p_L_guess.size() == nl) ws.p1_start_.tail(nl) = problem.p_L_guess;
   }
-  ws.ipm_one_.solve(ws.program_one_, guess ? &ws.p1_start_ : nullptr, ws.result_one_);
+  ws.ipm_one_.solve(ws.program_one_, guess ? &ws.p1_start_ : nullptr, ws.result_one_,
+                    guess && options_.certify_warm_start ? &ws.p1_start_ : nullptr);   // (MD12)
+  report.phase_one_certified = ws.result_one_.certified;
   report.phase_one_status = ws.result_one_.status;
   report.phase_one_iterations = ws.result_one_.iterations;
   if (options_.trace) report.phase_one_trace = ws.result_one_.trace;
@@ -126,6 +129,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   report.phase_one_by_fallback = false;
   report.phase_two_accepted = false;
   report.phase_one_iterations = report.phase_two_iterations = 0;
+  report.phase_one_certified = report.phase_two_certified = false;
   report.phase_one_seconds = report.phase_two_seconds = 0;
   if (options_.trace) report.phase_one_trace = report.phase_two_trace = InteriorPointTrace{};
   report.kappa = 0;
@@ -258,6 +262,41 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   for (int k = 0; k < nl; ++k) result.p_L[k] = ws.layout_.limit_index[k] >= 0 ? p[ws.layout_.limit_index[k]] : 0.0;
 }
 
+void MaxDissipationModel::stop_guess(Workspace& ws, const ContactProblem& problem) const {
+  const ConeProgram& P = ws.program_two_;
+  const int nv = problem.nv, nc = problem.nc;
+  Eigen::VectorXd& p = ws.p2_candidate_;
+  p = ws.p2_start_;
+  velocity_of(ws, problem, P, p, ws.stop_v_);
+  // 𝐉_𝒜ᵀ𝐉_𝒜 over the rows of the contacts that carry impulse.
+  auto for_each_row = [&](auto&& f) {
+    for (int i = 0; i < nc; ++i) {
+      const int o = ws.layout_.contact_offset[i];
+      if (!(p[o] > 0)) continue;
+      const int rows = ws.layout_.has_friction[i] ? 3 : 1;
+      for (int k = 0; k < rows; ++k) f(o + k);
+    }
+  };
+  ws.stop_H_.setZero(nv, nv);
+  for_each_row([&](int row) {
+    for (SparseRows::InnerIterator a(P.J, row); a; ++a)
+      for (SparseRows::InnerIterator b(P.J, row); b; ++b) ws.stop_H_(a.col(), b.col()) += a.value() * b.value();
+  });
+  ws.stop_llt_.compute(ws.stop_H_);
+  if (ws.stop_llt_.info() != Eigen::Success) return;
+  // Full column rank, well conditioned: the factor's diagonal within 1e-6 of its largest (a condition
+  // number of 𝐉_𝒜ᵀ𝐉_𝒜 below ~1e12), else a free degree of freedom or a near one, and no stop is sought.
+  constexpr double kRank = 1e-6;
+  const auto diagonal = ws.stop_llt_.matrixLLT().diagonal();
+  if (!(diagonal.minCoeff() > kRank * diagonal.maxCoeff())) return;
+  ws.stop_x_.resize(nv);
+  for (const SystemBlock& s : problem.systems)
+    if (s.size > 0) ws.stop_x_.segment(s.offset, s.size).noalias() = -(*s.M) * ws.stop_v_.segment(s.offset, s.size);
+  ws.stop_llt_.solveInPlace(ws.stop_x_);
+  if (!ws.stop_x_.allFinite()) return;
+  for_each_row([&](int row) { p[row] += row_dot(P.J, row, ws.stop_x_); });
+}
+
 void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
                                     MaxDissipationReport& report) const {
   const int nc = problem.nc, nl = problem.nl;
@@ -278,7 +317,11 @@ void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem
   for (int k = 0; k < nl; ++k)
     if (ws.layout_.limit_index[k] >= 0)
       ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
-  ws.ipm_two_.solve(ws.program_two_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.result_two_);
+  const bool certify = options_.certify_warm_start && guess;   // (MD12): the previous step's answer only
+  if (certify) stop_guess(ws, problem);
+  ws.ipm_two_.solve(ws.program_two_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.result_two_,
+                    certify ? &ws.p2_candidate_ : nullptr);
+  report.phase_two_certified = ws.result_two_.certified;
   report.phase_two_status = ws.result_two_.status;
   report.phase_two_iterations = ws.result_two_.iterations;
   if (options_.trace) report.phase_two_trace = ws.result_two_.trace;

@@ -96,6 +96,27 @@
 // Warm start: phase II starts from the previous step's impulses of the same contacts
 // (problem.p_*_guess) when there are any, else from phase I's; phase I from the previous normal
 // impulses (interior_point.hpp describes how a guess enters). Option warm_start="false" (or "0") disables both.
+//
+// Certified warm start (MD12, interior_point.hpp IP10). The previous step's impulses, matched by contact key,
+// are first tested for optimality in this step's programs, by the test the interior point stops on:
+// phase I's candidate is (p_N, p_L) of the guess, phase II's the guess (p_N, p_S, p_T). On a resting island
+// both are usually optima as they stand — phase I's LCP holds at them to the tolerance, and the friction
+// that held the island last step still stops every contact — and they are returned with no iteration, so
+// the indeterminate split of a resting island's impulses stays the previous step's (continuous in time)
+// instead of moving to the interior point's central choice. Phase II's budget κ is still this step's
+// Σ p_N^I. Otherwise the interior point iterates from the same start, as without the test. The candidate is a function of the
+// problem alone (its guesses), so results do not depend on the thread count or on which islands a
+// workspace solved before.
+//   Phase II's candidate is the guess moved to the point that stops the island, when one exists nearby: the
+// interior point's answer stops a resting island only to its tolerance, and a velocity error of δ left
+// in v⁺ returns in the next step's v*, so returned as it is the guess would fail the test after a step
+// or two (measured on scenes/stack10.xml: the dual residual grows by ~4e-9 a step against the 1e-8
+// tolerance). When the rows 𝐉_𝒜 of the contacts that carry impulse have full column rank (they hold
+// every degree of freedom of the island), the least-norm Δp on them with 𝐉_𝒜ᵀΔp = −M v(guess),
+//   Δp = 𝐉_𝒜 (𝐉_𝒜ᵀ𝐉_𝒜)⁻¹(−M v),
+// gives v⁺ = 0: if that point is feasible (its friction inside the cones, Σ p_N ≤ κ to tolerance) it is
+// the optimum, since ½v⁺ᵀMv⁺ = 0 is the least, and the test certifies it. Δp is of the size of the
+// guess's velocity error, so the split of the impulses moves by as little.
 #pragma once
 
 #include <memory>
@@ -132,6 +153,9 @@ struct MaxDissipationOptions {
   /// Warm-start both phases from the previous step's impulses (true), or start cold. Default true;
   /// the scene writes true/false or 1/0.
   bool warm_start = true;
+  /// (MD12) Test the previous step's impulses (the problem's guesses) for optimality before iterating,
+  /// in both phases, and return them when they pass; false always iterates. Default true.
+  bool certify_warm_start = true;
   /// ε of the acceptance checks (MD9), relative. Default 1e-6: a hundred times the solver's
   /// tolerance and its acceptable level, so a certified solve passes and only a wrong one fails.
   /// Range 1e-12 … 1e-2.
@@ -165,6 +189,7 @@ struct MaxDissipationReport {
   bool phase_one_by_fallback = false;        // phase I came from projected Gauss–Seidel (MD3)
   bool phase_two_accepted = false;           // (MD9) passed; the result is phase II's
   int phase_one_iterations = 0, phase_two_iterations = 0;
+  bool phase_one_certified = false, phase_two_certified = false;   // (MD12): the guess passed, no iteration
   double phase_one_seconds = 0, phase_two_seconds = 0;   // only with MaxDissipationOptions::timing
   InteriorPointTrace phase_one_trace, phase_two_trace;      // only with MaxDissipationOptions::trace
   Eigen::VectorXd v_phase_one;               // (nv) v⁺_I
@@ -199,8 +224,15 @@ class MaxDissipationModel final : public ContactModel {
     PhaseProgramScratch program_scratch_;
     InteriorPointResult result_one_, result_two_;
     SingleContact single_;
-    Eigen::VectorXd p1_, p1_start_, p2_start_, v2_, impulse_, scratch_, p_closed_;
+    Eigen::VectorXd p1_, p1_start_, p2_start_, p2_candidate_, v2_, impulse_, scratch_, p_closed_;
+    // (MD12)'s stop of the guess: 𝐉_𝒜ᵀ𝐉_𝒜, its factor, the velocity of the guess and the solve.
+    Eigen::MatrixXd stop_H_;
+    Eigen::LLT<Eigen::MatrixXd> stop_llt_;
+    Eigen::VectorXd stop_v_, stop_x_;
   };
+  /// (MD12) Phase II's candidate: the guess moved by the least-norm Δp on the rows of the contacts that carry impulse
+  /// (𝒜) with 𝐉_𝒜ᵀΔp = −M v(guess), so that v⁺ = 0, when 𝐉_𝒜 has full column rank; else left as it is.
+  void stop_guess(Workspace& ws, const ContactProblem& problem) const;   // p2_start_ → p2_candidate_
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
   bool phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
                  MaxDissipationReport& report) const;

@@ -157,12 +157,56 @@ void InteriorPointSolver::residuals(const ConeProgram& P) {
   rz_ += s_ - h_;
 }
 
-void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_start, InteriorPointResult& result) {
+void InteriorPointSolver::complete_candidate(const ConeProgram& P, const Eigen::VectorXd& p_candidate,
+                                             double impulse_scale) {
+  const ConeLayout& L = kkt_.layout();
+  const int m = L.m();
+  // p, and v by the equation of motion (CP2).
+  p_ = p_candidate / impulse_scale;
+  tmp_v_.noalias() = P.J.transpose() * p_;
+  kkt_.solve_M(tmp_v_);
+  v_ = P.v_star / velocity_scale_ + tmp_v_;
+  // s = Π_𝒞(h − G x).
+  kkt_.multiply_G(v_, p_, s_);
+  s_ = h_ - s_;
+  for (int i = 0; i < L.n_lp(); ++i) s_[i] = std::max(s_[i], 0.0);
+  for (int c = 0; c < L.ncone; ++c) {
+    auto u = s_.segment<3>(L.cone(c));
+    const double t = std::hypot(u[1], u[2]);
+    if (t <= u[0]) continue;
+    if (t <= -u[0]) {
+      u.setZero();
+      continue;
+    }
+    const double scale = 0.5 * (u[0] + t);
+    u << scale, scale * u[1] / t, scale * u[2] / t;
+  }
+  // z: the reduced cost w = c + 𝐉v on the bound of a one-coordinate group when it exceeds the slack, else 0.
+  z_.setZero(m);
+  tmp_p_.noalias() = P.J * v_;
+  tmp_p_ += c_;
+  for (const ImpulseGroup& g : P.groups) {
+    if (g.size != 1 || g.num_linear != 1 || g.cone >= 0) continue;
+    const int k = g.first_linear;
+    const double a = P.linear[k].a[0];
+    if (!(a > 0)) continue;
+    const double w = tmp_p_[g.offset] / a;
+    if (w > s_[L.lin(k)]) z_[L.lin(k)] = w;
+  }
+  // y from the v-rows of r_x = M̃v + M̃y + G_vᵀz = 0.
+  kkt_.multiply_Gt(z_, rv_, rp_);
+  kkt_.solve_M(rv_);
+  y_ = -v_ - rv_;
+}
+
+void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_start, InteriorPointResult& result,
+                                const Eigen::VectorXd* p_candidate) {
   // A fresh result's fields, in the buffers of the last one: no allocation while the sizes repeat.
   result.status = InteriorPointStatus::Solved;
   result.iterations = 0;
   result.primal_residual = result.dual_residual = result.gap = 0;
   result.regularized_pivots = 0;
+  result.certified = false;
   result.message.clear();
   result.trace = InteriorPointTrace{};
   result.v = P.v_star;
@@ -219,6 +263,38 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   const double b_norm = b_.lpNorm<Eigen::Infinity>(), c_norm = c_.lpNorm<Eigen::Infinity>();
   const double h_norm = m > 0 ? h_.lpNorm<Eigen::Infinity>() : 0.0;
 
+  // (IP6)'s measures of the point (v_, p_, y_, s_, z_): the gap sᵀz, primal and dual residuals, relative gap.
+  auto measure = [&](double& gap, double& pres, double& dres, double& relgap) {
+    residuals(P);
+    gap = m > 0 ? s_.dot(z_) : 0.0;
+    kkt_.multiply_M(v_, tmp_v_);
+    const double pobj = 0.5 * v_.dot(tmp_v_) + c_.dot(p_);
+    pres = std::max(ry_.lpNorm<Eigen::Infinity>() / (1 + b_norm),
+                    m > 0 ? rz_.lpNorm<Eigen::Infinity>() / (1 + h_norm) : 0.0);
+    dres = std::max(rv_.lpNorm<Eigen::Infinity>(), P.np > 0 ? rp_.lpNorm<Eigen::Infinity>() : 0.0) / (1 + c_norm);
+    relgap = gap / std::max(1.0, std::abs(pobj));
+  };
+
+  // (IP10): the candidate, if it is an optimum of this program by (IP6).
+  if (p_candidate != nullptr && p_candidate->size() == P.np && p_candidate->allFinite()) {
+    complete_candidate(P, *p_candidate, impulse_scale);
+    double gap, pres, dres, relgap;
+    measure(gap, pres, dres, relgap);
+    if (std::max(pres, dres) <= options_.tolerance && relgap <= options_.gap_tolerance && all_finite(v_) &&
+        all_finite(p_) && all_finite(y_) && all_finite(s_) && all_finite(z_)) {
+      best_v_ = v_;
+      best_p_ = p_;
+      best_y_ = y_;
+      best_z_ = z_;
+      best_s_ = s_;
+      result.primal_residual = pres;
+      result.dual_residual = dres;
+      result.gap = relgap;
+      result.certified = true;
+      return write_result(P, impulse_scale, result);
+    }
+  }
+
   // Initial point [VA] §5.3: (IP3) with W = I and right-hand side (−q, b, h); s = −z.
   W_.lp_w2.setOnes(L.n_lp());
   W_.soc.assign(L.ncone, soc::NtScaling{});
@@ -243,15 +319,8 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   int small_steps = 0;
   const int degree = L.degree();
   for (int iteration = 0;; ++iteration) {
-    residuals(P);
-    const double gap = m > 0 ? s_.dot(z_) : 0.0;
-    kkt_.multiply_M(v_, tmp_v_);
-    const double pobj = 0.5 * v_.dot(tmp_v_) + c_.dot(p_);
-    const double pres = std::max(ry_.lpNorm<Eigen::Infinity>() / (1 + b_norm),
-                                 m > 0 ? rz_.lpNorm<Eigen::Infinity>() / (1 + h_norm) : 0.0);
-    const double dres = std::max(rv_.lpNorm<Eigen::Infinity>(), P.np > 0 ? rp_.lpNorm<Eigen::Infinity>() : 0.0) /
-                        (1 + c_norm);
-    const double relgap = gap / std::max(1.0, std::abs(pobj));
+    double gap, pres, dres, relgap;
+    measure(gap, pres, dres, relgap);
     if (!std::isfinite(pres + dres + relgap) || !all_finite(v_) || !all_finite(p_)) {
       fail(InteriorPointStatus::NumericalFailure, "non-finite iterate");
       break;
@@ -416,7 +485,13 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       best_v_.size() == P.nv)
     result.status = InteriorPointStatus::Acceptable;   // the message keeps why it stopped
 
+  write_result(P, impulse_scale, result);
+}
+
+void InteriorPointSolver::write_result(const ConeProgram& P, double impulse_scale, InteriorPointResult& result) const {
   // The iterate with the smallest residual, in physical units.
+  const ConeLayout& L = kkt_.layout();
+  const int m = L.m();
   if (best_v_.size() == P.nv) {
     result.v = best_v_ * velocity_scale_;
     result.p = best_p_ * impulse_scale;

@@ -65,6 +65,23 @@
 // inside their cones: the step is shortened until they are, since rounding can put a point that the
 // step-length formula places inside just outside.
 //
+// Certificate of a candidate (IP10). A candidate is typically the previous step's answer (the same
+// contacts' impulses, matched by contact key): on a resting island it is often an optimum of this step's
+// program as it stands. Before iterating, the solver completes the candidate p into a primal-dual point and
+// tests it with (IP6), the test the iteration stops on:
+//   v from the equation of motion (r_y = 0 up to rounding);  s = Π_𝒞(h − G x), the projection onto the cones
+//   (r_z = its distance, a primal infeasibility);  z = 0 on every row but the linear row aᵀp_g + b ≥ 0 of a
+//   one-coordinate group, whose multiplier is the coordinate's reduced cost w = (c + 𝐉v)_g / a when that
+//   exceeds the slack s (the row is inactive: p_g at its bound, and z takes w so that r_p = 0) and 0 otherwise
+//   (the row is active: w ≈ 0 is left in r_p);  y = −v − M̃⁻¹G_vᵀz (the v-rows of r_x vanish).
+// z ∈ 𝒞 by construction, so passing (IP6) means primal and dual feasibility to tol and a gap within gap_tol:
+// the point is an optimum of this program to the accuracy of a Solved iterate, and it is returned (Solved, 0
+// iterations, InteriorPointResult::certified) with no factorization. The zero multipliers certify exactly
+// the optima where no constraint but those bounds pushes: phase I's LCP (every row a bound), and a phase II
+// whose v⁺ stops every contact (½v⁺ᵀMv⁺ = 0, the least). Anything else fails (IP6) and the
+// iteration runs as without the test (bit for bit). The point depends on the program and the candidate
+// only, never on what the solver solved before.
+//
 // Initial point: [VA] §5.3 — the solution of (IP3) with W = I and right-hand side (−q, b, h), whose
 // s = h − G x and z are moved into the interior along e. A warm start replaces its p by a guess
 // (the previous step's impulses): v follows from the equation of motion, s = h − G x, and both s and
@@ -162,6 +179,7 @@ struct InteriorPointResult {
   Eigen::VectorXd y, z, s;
   Eigen::VectorXd z_R;              // (nr) = the head of z: multipliers of the velocity rows (N·s)
   InteriorPointTrace trace;         // only with InteriorPointOptions::trace
+  bool certified = false;           // (IP10): the candidate passed (IP6), no iteration ran
   bool solved() const { return status == InteriorPointStatus::Solved; }
   bool usable() const { return solved() || status == InteriorPointStatus::Acceptable; }
   double residual() const { return std::max({primal_residual, dual_residual, gap}); }
@@ -171,14 +189,20 @@ class InteriorPointSolver {
  public:
   explicit InteriorPointSolver(InteriorPointOptions options = {}) : options_(options) {}
 
-  /// Solves `program`. `p_start` (np, N·s), when given, is the warm start. Never throws.
-  void solve(const ConeProgram& program, const Eigen::VectorXd* p_start, InteriorPointResult& result);
+  /// Solves `program`. `p_start` (np, N·s), when given, is the warm start; `p_candidate` (np, N·s), when
+  /// given, is returned without iterating if it passes (IP10). Never throws.
+  void solve(const ConeProgram& program, const Eigen::VectorXd* p_start, InteriorPointResult& result,
+             const Eigen::VectorXd* p_candidate = nullptr);
 
   const InteriorPointOptions& options() const { return options_; }
   InteriorPointOptions& options() { return options_; }
 
  private:
   void residuals(const ConeProgram& program);
+  /// (IP10): the primal-dual point completed from the candidate (N·s) into v_, p_, y_, s_, z_.
+  void complete_candidate(const ConeProgram& program, const Eigen::VectorXd& p_candidate, double impulse_scale);
+  /// The best iterate into `result`, in physical units.
+  void write_result(const ConeProgram& program, double impulse_scale, InteriorPointResult& result) const;
   void scaling();
   bool factor(InteriorPointResult& result);
   double max_step(const Eigen::VectorXd& s, const Eigen::VectorXd& ds, const Eigen::VectorXd& z,

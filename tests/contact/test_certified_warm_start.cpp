@@ -1,0 +1,222 @@
+// The certified warm start of max_dissipation (max_dissipation.hpp MD12, interior_point.hpp IP10): the
+// previous step's impulses are returned without iterating only when they are an optimum of this step's
+// programs, and a stale answer runs the interior point exactly as it would without the test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "contact/max_dissipation/max_dissipation.hpp"
+#include "tests/contact/problem_builder.hpp"
+
+namespace impetus {
+namespace {
+
+using test::box_inertia;
+using test::box_row;
+using test::kGravity;
+using test::ProblemBuilder;
+using test::row_at;
+
+// An exact resting answer leaves rounding only: v⁺ of a few ulps of the velocity scale.
+constexpr double kRounding = 1e-13;
+// The interior point's tolerance is 1e-8 of the problem's scales (MaxDissipationOptions::tolerance); a
+// certified point meets (IP6) at it, so its constraints hold to it. Compared at 1e-7, ten times that.
+constexpr double kSolution = 1e-7;
+
+MaxDissipationModel model_with(bool certify) {
+  MaxDissipationOptions options;
+  options.certify_warm_start = certify;
+  return MaxDissipationModel(options);
+}
+
+ContactResult solve(const MaxDissipationModel& model, const ContactProblem& problem) {
+  ContactResult result;
+  model.solve(problem, result);
+  return result;
+}
+
+bool same_bits(const ContactResult& a, const ContactResult& b) {
+  return a.v_plus == b.v_plus && a.p_N == b.p_N && a.p_S == b.p_S && a.p_T == b.p_T;
+}
+
+/// A 3 kg box resting on its four bottom corners (φ = 0, μ = 0.6), v* = v⁻ − g dt ẑ.
+struct BoxOnCorners {
+  static constexpr double m = 3, dt = 0.001;
+  ProblemBuilder builder{dt};
+  ContactProblem problem;
+  explicit BoxOnCorners(const Eigen::VectorXd& v) {
+    const Eigen::Vector3d h(0.2, 0.15, 0.1);
+    builder.add_system(box_inertia(m, h));
+    for (const Eigen::Vector3d& r : test::bottom_corners(h))
+      builder.contact(box_row(r, Eigen::Vector3d::UnitZ()), box_row(r, Eigen::Vector3d::UnitX()),
+                      box_row(r, Eigen::Vector3d::UnitY()), 0.0, 0.6);
+    Eigen::VectorXd v_star = v;
+    v_star[2] -= kGravity * dt;
+    problem = builder.build(v, v_star);
+  }
+};
+
+TEST(CertifiedWarmStart, ARestingAnswerIsReturnedAsItIsAndMeetsTheOptimalityConditions) {
+  // The box's weight split between its corners is indeterminate: with the corners in the order of
+  // bottom_corners, d = (1, −1, 1, −1) moves no force and no torque (Nᵀd = 0). Every p_N = m g dt/4 + t d,
+  // |t| < m g dt/4, holds the box at rest: each is an optimum of phase I (the LCP holds with N v⁺ = 0) and,
+  // with no friction, of phase II (½v⁺ᵀMv⁺ = 0, the least). The previous step's split must come back
+  // unchanged, without an iteration; the interior point alone moves to its own (central) split.
+  BoxOnCorners box(Eigen::VectorXd::Zero(6));
+  const double weight = BoxOnCorners::m * kGravity * BoxOnCorners::dt;
+  box.problem.p_N_guess = Eigen::Vector4d(1, -1, 1, -1) * (0.1 * weight) + Eigen::Vector4d::Constant(weight / 4);
+  box.problem.p_S_guess.setZero();
+  box.problem.p_T_guess.setZero();
+  const ContactProblem& P = box.problem;
+
+  const ContactResult certified = solve(model_with(true), P);
+  ASSERT_EQ(certified.stats.status, SolveStatus::Solved) << certified.stats.message;
+  const MaxDissipationReport& report = certified.report_as<MaxDissipationReport>();
+  EXPECT_TRUE(report.phase_one_certified);
+  EXPECT_TRUE(report.phase_two_certified);
+  EXPECT_EQ(report.phase_one_iterations + report.phase_two_iterations, 0);
+  // Phase II's guess is moved only by the stop of its rounding-level velocity (MD12): the split stays.
+  EXPECT_LT((certified.p_N - P.p_N_guess).lpNorm<Eigen::Infinity>(), kRounding * weight);
+  EXPECT_LT(certified.p_S.lpNorm<Eigen::Infinity>() + certified.p_T.lpNorm<Eigen::Infinity>(), kRounding * weight);
+
+  // The optimality conditions, checked here from the answer alone (MD1, MD2, MD4, MD5).
+  const double vbar = kGravity * BoxOnCorners::dt;
+  Eigen::VectorXd applied = P.N.transpose() * certified.p_N + P.S.transpose() * certified.p_S +
+                            P.T.transpose() * certified.p_T;
+  Eigen::VectorXd expected = P.v_star + P.systems[0].M_llt->solve(applied);
+  EXPECT_LT((certified.v_plus - expected).lpNorm<Eigen::Infinity>(), kRounding * vbar);
+  EXPECT_LT(certified.v_plus.lpNorm<Eigen::Infinity>(), kRounding * vbar);   // at rest: ½v⁺ᵀMv⁺ = 0, the least
+  EXPECT_GE(certified.p_N.minCoeff(), 0.0);
+  const Eigen::VectorXd gap_velocity = P.N * certified.v_plus;   // φ = 0
+  EXPECT_GT(gap_velocity.minCoeff(), -kRounding * vbar);
+  EXPECT_NEAR(report.kappa, weight, kRounding * weight);
+
+  // The interior point alone reaches the same velocities (the optimum is unique in v⁺), at another split.
+  const ContactResult iterated = solve(model_with(false), P);
+  ASSERT_EQ(iterated.stats.status, SolveStatus::Solved) << iterated.stats.message;
+  EXPECT_LT((iterated.v_plus - certified.v_plus).lpNorm<Eigen::Infinity>(), kSolution * vbar);
+  EXPECT_NEAR(iterated.p_N.sum(), certified.p_N.sum(), kSolution * weight);
+}
+
+TEST(CertifiedWarmStart, AStaleAnswerIsNotCertifiedAndIteratesAsWithoutTheTest) {
+  // The resting answer (the weight on four corners, no friction) offered for three other steps:
+  //   sliding at 0.5 m/s: phase I's normals still hold (they may certify), but friction must now act, and
+  //     stopping the box would take 0.5 m of friction against μκ = 0.6 m g dt: phase II iterates;
+  //   landing at 0.5 m/s: the resting normals would let the box sink: phase I iterates (its κ stops the
+  //     fall; phase II may then certify the stop, v⁺ = 0, which is its optimum);
+  //   both: neither phase certifies, and the result is the one without the test, bit for bit.
+  const double weight = BoxOnCorners::m * kGravity * BoxOnCorners::dt;
+  const double mu = 0.6, speed = 0.5;
+  for (const Eigen::Vector3d& velocity :
+       {Eigen::Vector3d(speed, 0, 0), Eigen::Vector3d(0, 0, -speed), Eigen::Vector3d(speed, 0, -speed)}) {
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+    v.head<3>() = velocity;
+    BoxOnCorners box(v);
+    box.problem.p_N_guess = Eigen::Vector4d::Constant(weight / 4);
+    box.problem.p_S_guess.setZero();
+    box.problem.p_T_guess.setZero();
+    const ContactResult tested = solve(model_with(true), box.problem);
+    const ContactResult iterated = solve(model_with(false), box.problem);
+    ASSERT_EQ(tested.stats.status, SolveStatus::Solved) << tested.stats.message;
+    const MaxDissipationReport& report = tested.report_as<MaxDissipationReport>();
+    const bool sliding = velocity.x() > 0, landing = velocity.z() < 0;
+    if (sliding) {
+      EXPECT_FALSE(report.phase_two_certified);
+      EXPECT_GT(report.phase_two_iterations, 0);
+      // The box keeps sliding, having lost μκ/m of its speed (κ: the weight, plus the landing's stop).
+      const double kappa = weight + (landing ? BoxOnCorners::m * speed : 0.0);
+      EXPECT_NEAR(tested.v_plus[0], speed - mu * kappa / BoxOnCorners::m, kSolution * speed);
+    }
+    if (landing) {
+      EXPECT_FALSE(report.phase_one_certified);
+      EXPECT_GT(report.phase_one_iterations, 0);
+    }
+    // Every answer is the iterated optimum (v⁺ is unique: ½v⁺ᵀMv⁺ is strictly convex in v⁺).
+    EXPECT_LT((tested.v_plus - iterated.v_plus).lpNorm<Eigen::Infinity>(), kSolution * speed);
+    if (sliding && landing) {
+      // Failed tests leave nothing behind: both phases iterate as without them, bit for bit.
+      EXPECT_TRUE(same_bits(tested, iterated));
+      EXPECT_EQ(tested.stats.iterations, iterated.stats.iterations);
+    }
+  }
+}
+
+TEST(CertifiedWarmStart, OnPerturbedPilesACertifiedAnswerIsAsGoodAsTheIteratedOne) {
+  // Spheres of a pile on a grid (as test_max_dissipation's Pile, smaller): solved once, then the next
+  // step's problem — v* perturbed by a fraction of its scale — warm-started from that answer. Whether the
+  // answer certifies depends on the perturbation; when it does, it must meet the constraints and be an
+  // optimum: no more kinetic energy than the iterated answer beyond the tolerance; when it does not, the
+  // result is the iterated one bit for bit.
+  const double r = 0.04, m = 0.3, I = 0.4 * m * r * r, dt = 0.001;
+  int certified_count = 0, iterated_count = 0;
+  for (unsigned seed = 1; seed <= 8; ++seed) {
+    for (double perturbation : {0.0, 1e-12, 1e-6, 1e-2}) {
+      std::mt19937 rng(seed);
+      std::uniform_real_distribution<double> u(-1, 1);
+      ProblemBuilder builder(dt);
+      const int bodies = 4;   // a 2×2 layer on the ground, touching its neighbours
+      for (int k = 0; k < bodies; ++k) {
+        Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+        M.diagonal() << m, m, m, I, I, I;
+        builder.add_system(M);
+      }
+      const int nv = 6 * bodies;
+      auto add = [&](int a, int b, const Eigen::Vector3d& n) {
+        const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+        Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
+        N += row_at(nv, 6 * a, box_row(-r * n, n));
+        S += row_at(nv, 6 * a, box_row(-r * n, t1));
+        T += row_at(nv, 6 * a, box_row(-r * n, t2));
+        if (b >= 0) {
+          N -= row_at(nv, 6 * b, box_row(r * n, n));
+          S -= row_at(nv, 6 * b, box_row(r * n, t1));
+          T -= row_at(nv, 6 * b, box_row(r * n, t2));
+        }
+        builder.contact(N, S, T, seed % 2 == 0 ? 0.0 : 1e-5 * (1 + u(rng)), 0.5);
+      };
+      for (int k = 0; k < bodies; ++k) add(k, -1, Eigen::Vector3d::UnitZ());
+      add(1, 0, Eigen::Vector3d::UnitX());
+      add(3, 2, Eigen::Vector3d::UnitX());
+      add(2, 0, Eigen::Vector3d::UnitY());
+      const double speed = seed <= 4 ? 0.0 : 0.05;   // resting, or moving slowly
+      Eigen::VectorXd v = Eigen::VectorXd::NullaryExpr(nv, [&] { return speed * u(rng); });
+      Eigen::VectorXd v_star = v;
+      for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
+      ContactProblem first = builder.build(v, v_star);
+      const ContactResult previous = solve(model_with(false), first);
+      ASSERT_EQ(previous.stats.status, SolveStatus::Solved) << previous.stats.message;
+
+      ContactProblem next = first;
+      const double vbar = std::max(v_star.lpNorm<Eigen::Infinity>(), kGravity * dt);
+      for (int i = 0; i < nv; ++i) next.v_star[i] += perturbation * vbar * u(rng);
+      next.p_N_guess = previous.p_N;
+      next.p_S_guess = previous.p_S;
+      next.p_T_guess = previous.p_T;
+      const ContactResult tested = solve(model_with(true), next);
+      const ContactResult iterated = solve(model_with(false), next);
+      ASSERT_EQ(tested.stats.status, SolveStatus::Solved) << tested.stats.message;
+      const MaxDissipationReport& report = tested.report_as<MaxDissipationReport>();
+      if (!report.phase_one_certified && !report.phase_two_certified) {
+        ++iterated_count;
+        EXPECT_TRUE(same_bits(tested, iterated)) << "seed " << seed << ", perturbation " << perturbation;
+        continue;
+      }
+      ++certified_count;
+      const double energy = std::max(next.kinetic_energy(next.v_star), 0.5 * m * vbar * vbar);
+      EXPECT_LE(next.kinetic_energy(tested.v_plus), next.kinetic_energy(iterated.v_plus) + kSolution * energy)
+          << "seed " << seed << ", perturbation " << perturbation;
+      const Eigen::VectorXd gap = next.N * tested.v_plus + next.phi / dt;
+      EXPECT_GT(gap.minCoeff(), -kSolution * vbar) << "seed " << seed << ", perturbation " << perturbation;
+      const double kappa = report.kappa;
+      EXPECT_LE(tested.p_N.sum(), kappa * (1 + kSolution));
+      for (int i = 0; i < next.nc; ++i)
+        EXPECT_LE(std::hypot(tested.p_S[i], tested.p_T[i]), next.mu[i] * tested.p_N[i] + kSolution * kappa);
+    }
+  }
+  RecordProperty("certified", certified_count);
+  RecordProperty("iterated", iterated_count);
+}
+
+}  // namespace
+}  // namespace impetus
