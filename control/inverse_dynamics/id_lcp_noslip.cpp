@@ -307,7 +307,16 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
     metric_ = &*dense;
   }
 
-  if (solve_with_retry(cp, problem, solution)) {
+  // (NS-ID6) The call itself keeps tangent rows only at sin²θ > kNoSlipRetryDependence (the twin's retry
+  // level) and checks the rest (NS-ID4). With the P rows fixed a contact's rows can be independent of the
+  // kept ones only through the φ/2 lever of a contact point off the plane (a foot lifting inside the
+  // collision margin); kept at the twin's 1e-10 they demanded p_T ~ 800 N·s and τ ~ 7e4 (three feet,
+  // notes/id13c.md). A consistent target meets the dropped rows (same v⁺, App. E); one that misses them is
+  // inconsistent and gets the least-squares target over every locked row (NS-LS2), whose ID (below, the
+  // twin's τ_G) predicts the twin's step.
+  v_f_ = cp.v_star;
+  if (solve_projection(cp, true, std::max(kNoSlipRetryDependence, options_.equality_dependence_tolerance), problem,
+                       solution)) {
     if (solution.stats.status == SolveStatus::Fallback) solution.fallbacks = 1;
     if (options_.stage_two) stage_two(cp, problem, solution);
     memory_.remember(cp, solution.p_N);

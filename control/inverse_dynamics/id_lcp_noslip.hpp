@@ -36,6 +36,10 @@
 // below). (Before the least-squares target, the projection's τ was kept there, and τ_c before that,
 // which folded LINKS standing under stewart_trinkle at a round-off slip of 1e-7 m/s at 0.94 s: τ_c of
 // a standing robot is ≈ 0. The closest consistent target is then q̇_des itself up to that round-off.)
+// Near-dependent rows (NS-ID6) [mine]: the call keeps tangent rows only at sin²θ > 1e-6 (the twin's retry
+// level, not its 1e-10) and checks the dropped ones by (NS-ID4): a row independent of the P rows only
+// through the φ/2 lever of a contact point off the plane (a foot lifting inside the collision margin)
+// demanded p_T ~ 800 N·s at 1e-10; now a target that misses it goes to §4.5, whose ID uses the twin's 1e-10.
 // The §4.5 check (Eqs. 46–51) for inconsistent desired accelerations: (NS-ID3) is infeasible when
 // q̇_des demands a motion the no-slip contacts forbid (legs splaying while the feet stick): principal
 // pivoting marks rows infeasible (or fails), or a dropped tangent row slips (NS-ID4). The paper then

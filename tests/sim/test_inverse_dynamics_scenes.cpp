@@ -181,19 +181,11 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
                     "(primal, KKT residual 7e-13) but the least ‖τ‖ of its slab (QP7) is that squeeze; with the slab "
                     "opened, ‖τ‖ drops 0.48 → 0.0087 N·m·s but the step misses q̇_target by 1.5e-3 rad/s: the squeeze "
                     "is the right inverse of that slipping v⁺ (notes/idqp15.md)";
-  if (twin.controller == "id_lcp_noslip" && raised == "LF")
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_lcp_noslip on three feet: the body's centre lies on the diagonal of "
-                    "the two support feet, the third (RH) carries p_N = 0 and lifts under the sway (φ = 0.9 µm at "
-                    "step 1, 38 µm at step 9); it stays within the collision margin, so no-slip still locks its "
-                    "tangent rows, whose contact point sits φ/2 off the plane: with the twelve P rows fixed that row "
-                    "is independent of the kept ones only through that lever (sin²θ > τ_G = 1e-10), and keeping it "
-                    "gives p_T ~ 800 N·s, τ ~ 7e4 N·m·s at step 9 (notes/id13c.md). Measured (notes/idlcp15.md): "
-                    "freeing in the ID a locked contact with p_N = 0 that separates (no-slip as μ → ∞ of Coulomb: "
-                    "no load, no friction) passes this case (5.3e-5 rad/s by step 40) but breaks the right inverse "
-                    "where the twin's lock of a lifting contact carries impulse: the twin no_slip locks every "
-                    "contact within the margin (the leg lifting while sliding, Variant.IsARightInverseOfIts"
-                    "ForwardModel, is stopped through its lifted foot; LinksStance falls), so the rule must hold on "
-                    "both sides (a change of the forward model's physics)";
+  // id_lcp_noslip on three feet: the body's centre lies on the diagonal of two support feet, the third (RH)
+  // carries p_N = 0 and lifts under the sway within the collision margin, where no-slip (and the twin) keep
+  // its tangent rows; with the twelve P rows fixed they are independent of the kept rows only through the
+  // φ/2 lever of its contact point. The ID keeps rows at sin²θ > 1e-6 and checks the rest (NS-ID4): from
+  // step 13 the target misses them by up to 4e-5 rad/s and is answered by least squares (§4.5).
   // Sliding: gravity tilted by atan(0.3) ≈ 17° along x on μ = 0.1 ground; sticking: μ = 1, upright.
   // A sinusoid on the hips makes the support move (q̇_des ≠ 0).
   const World world = load_scene_string(
