@@ -240,12 +240,6 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
   const double impulse_scale = mass_scale_ * velocity_scale_;
 
   if (!kkt_.setup(P, mass_scale_, why)) return fail(InteriorPointStatus::InvalidProgram, why);
-  if (options_.trace) {
-    result.trace.kkt_size = kkt_.size();
-    result.trace.kkt_nonzeros = kkt_.nonzeros();
-    result.trace.factor_nonzeros = kkt_.factor_nonzeros();
-    result.trace.factor_flops = kkt_.factor_flops();
-  }
   const ConeLayout& L = kkt_.layout();
   const int m = L.m();
 
@@ -293,6 +287,14 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
       result.certified = true;
       return write_result(P, impulse_scale, result);
     }
+  }
+
+  kkt_.assemble();
+  if (options_.trace) {
+    result.trace.kkt_size = kkt_.size();
+    result.trace.kkt_nonzeros = kkt_.nonzeros();
+    result.trace.factor_nonzeros = kkt_.factor_nonzeros();
+    result.trace.factor_flops = kkt_.factor_flops();
   }
 
   // Initial point [VA] §5.3: (IP3) with W = I and right-hand side (−q, b, h); s = −z.

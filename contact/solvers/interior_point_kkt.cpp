@@ -90,7 +90,12 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
         error = "budget " + std::to_string(j) + " names impulse coordinate " + std::to_string(i) + " out of range";
         return false;
       }
+  return true;
+}
 
+void InteriorPointKkt::assemble() {
+  const ConeProgram& P = *program_;
+  const int np = P.np, nr = P.nr();
 
   // The velocity rows touching each system block (for R M̃⁻¹ Rᵀ). Members, cleared, not made anew: their
   // capacity serves the next program (no allocation while the sizes repeat).
@@ -186,7 +191,6 @@ bool InteriorPointKkt::setup(const ConeProgram& P, double mass_scale, std::strin
     analysed_last_ = last_;
     analysed_ = true;
   }
-  return true;
 }
 
 bool InteriorPointKkt::factor(const ConeScaling& W) {

@@ -75,10 +75,14 @@ struct ConeLayout {
 
 class InteriorPointKkt {
  public:
-  /// Analyses the program for solves with M̃ = M / mass_scale: the pattern of K and its constant
-  /// entries (𝐉, F, R, M̃, R M̃⁻¹ Rᵀ). Returns false (and says why in `error`) when the program breaks a
-  /// requirement of cone_program.hpp.
+  /// Takes the program for products and solves with M̃ = M / mass_scale (the multiply_* and solve_M
+  /// below). Returns false (and says why in `error`) when the program breaks a requirement of
+  /// cone_program.hpp.
   bool setup(const ConeProgram& program, double mass_scale, std::string& error);
+  /// The pattern of K and its constant entries (𝐉, F, R, M̃, R M̃⁻¹ Rᵀ), and its symbolic analysis: what
+  /// factor() and solve() need, apart from setup() so that a solve that never factors (a certified
+  /// candidate, interior_point.hpp IP10) does not build K.
+  void assemble();
 
   /// Builds and factors K̃ for the scaling W. Returns false when a pivot is not finite.
   bool factor(const ConeScaling& W);
