@@ -64,6 +64,29 @@ TEST(ReplayMetrics, LinksStanceUnderLcpCoulomb) {
   EXPECT_GE(m.max_abs_dtau_dt, m.mean_abs_dtau / kDt);
 }
 
+TEST(ReplayMetrics, TrotPathIncludesThePatrolsWayBackToTheStart) {
+  // links_trot patrols its waypoints: after (−0.25, 0) it walks back to (0, 0) (from ~21 s of the 30 s). LINKS
+  // standing at (−0.125, 0), on that last leg, is 0 m from the path; without it the nearest segment,
+  // (0, −0.25) → (−0.25, 0), is 8.8 cm away. The CoM sits within a few mm of the base origin's xy (the legs'
+  // masses are symmetric in y and nearly in x): 1 cm separates the two.
+  const test::TempDir dir("replay_path");
+  ReplayRequest request;
+  request.name = "links_trot";
+  request.controller = "pid";
+  request.terrain = "flat_noslip";
+  request.duration = 0.01;
+  const World world = load_scene(write_replay_scene(request, kModels, dir.path()));
+  State state = world.initial;
+  state.q[world.model.multibody.links[0].joint.q_index] -= 0.125;
+  Stepper stepper(world.model, world.model.physics.contact_model, kDt);
+  ReplayMetricsAccumulator metrics(world.model, 0, {}, replay_watch("links_trot", world.model));
+  metrics.start(state);
+  stepper.step(state);
+  metrics.observe(state, stepper.data(), kDt);
+  constexpr double kOnPath = 0.01;   // m
+  EXPECT_LT(metrics.result().path_max_distance, kOnPath);
+}
+
 TEST(ReplayMetrics, NoSlipTerrainLocksTheFeet) {
   // flat_noslip is μ = ∞ as the no_slip model's equality constraints: every foot contact leaves the step
   // with zero tangential velocity (S v⁺ = T v⁺ = 0), whatever tangential impulse that takes, and the feet
