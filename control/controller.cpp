@@ -9,6 +9,7 @@
 #include "control/inverse_dynamics/id_lcp_coulomb.hpp"
 #include "control/inverse_dynamics/id_lcp_noslip.hpp"
 #include "control/inverse_dynamics/id_qp.hpp"
+#include "control/sticking_target.hpp"
 
 namespace impetus {
 namespace {
@@ -133,11 +134,13 @@ void Controller::restore(const ControllerMemory& memory) {
   if (solver_) solver_->restore_memory(memory.prediction);
 }
 
-void Controller::compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                         const Eigen::Isometry3d& X_WB, InverseDynamicsProblem* problem, ControlCall& call) {
+void Controller::compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem,
+                         ControlCall& call) {
   const auto start = std::chrono::steady_clock::now();
+  const Eigen::VectorXd& q = measured.q;
+  const Eigen::VectorXd& qd = measured.qd;
   if (source_)
-    source_->evaluate(t, Measurement{q, qd, X_WB}, source_memory_, call.q_des, call.qd_des, call.qdd_des);
+    source_->evaluate(t, measured, source_memory_, call.q_des, call.qd_des, call.qdd_des);
   else
     trajectory_.evaluate(t, call.q_des, call.qd_des, call.qdd_des);
   const Eigen::VectorXd e = call.q_des - q, e_dot = call.qd_des - qd;
@@ -153,6 +156,7 @@ void Controller::compute(double t, double dt, const Eigen::VectorXd& q, const Ei
     call.p_T.resize(0);
   } else {
     problem->qd_des = qd + dt * (call.qdd_des + feedback);   // Eqs. 38–39
+    if (source_) make_sticking_consistent(*problem, problem->qd_des);
     call.qd_target = problem->qd_des;
     solver_->solve(*problem, solution_);
     call.stats = solution_.stats;

@@ -72,11 +72,11 @@ class Controller {
   int size() const { return source_ ? source_->size() : trajectory_.size(); }
   /// Whether the call needs the island's contact problem (every ID variant).
   bool needs_problem() const { return solver_ != nullptr; }
-  /// One call at time t from the measured q, q̇ (na) of the driven joints and the pose X_WB of the tree's
-  /// base (read by a closed-loop source only). `problem`: the island's ID problem for the ID variants (its
-  /// qd_des is set here), null for pid. Never throws.
-  void compute(double t, double dt, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::Isometry3d& X_WB,
-               InverseDynamicsProblem* problem, ControlCall& call);
+  /// One call at time t from the measured q, q̇ (na) of the driven joints (the base pose and the touching
+  /// links are read by a closed-loop source only). `problem`: the island's ID problem for the ID variants
+  /// (its qd_des is set here; with a source, made consistent with its contacts sticking:
+  /// sticking_target.hpp), null for pid. Never throws.
+  void compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem, ControlCall& call);
   /// The ID solver (null for pid), for tests.
   InverseDynamicsSolver* solver() { return solver_.get(); }
   ControllerMemory memory() const;

@@ -7,14 +7,19 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
+#include <vector>
 
 namespace impetus {
 
-/// What a controller measures at a call: its driven joints' q, q̇ (na) and the pose of its tree's base.
+/// What a controller measures at a call: its driven joints' q, q̇ (na), the pose of its tree's base, and
+/// which of the tree's links touch: the model links with a contact that is closed and not arriving
+/// (sim/control_stage.cpp), the contacts an ID controller may hold. Null when the controller measures no
+/// contacts (pid).
 struct Measurement {
   const Eigen::VectorXd& q;
   const Eigen::VectorXd& qd;
   const Eigen::Isometry3d& X_WB;
+  const std::vector<int>* touching = nullptr;
 };
 
 class TrajectorySource {
@@ -28,9 +33,9 @@ class TrajectorySource {
   virtual void evaluate(double t, const Measurement& measured, Eigen::VectorXd& memory, Eigen::VectorXd& q_des,
                         Eigen::VectorXd& qd_des, Eigen::VectorXd& qdd_des) const = 0;
   /// Whether the ID controllers leave the contacts of model link `link` out of their problem at time t: a
-  /// gait's swing foot, whose contact is about to break or not yet made (Pacer's "des-contact": only
-  /// planned-stance feet enter the ID, notes 004 §6 pitfall 11). A foot lifting off while the ID holds
-  /// its contact sticking would ask the joints for motions no sticking contact allows.
+  /// gait's foot that is leaving the ground (Pacer's "des-contact", notes 004 §6 pitfall 11). A foot lifting
+  /// off while the ID holds its contact sticking would ask the joints for motions no sticking contact
+  /// allows. (Contacts not yet closed, or arriving, the control stage leaves out for every source.)
   virtual bool excludes_contact(double t, int link) const {
     (void)t;
     (void)link;

@@ -17,6 +17,10 @@
 // id_sensed reads the impulses the simulator applied in the previous step (sensed_lag 1) or the one
 // before (2), matched to this step's contacts by ContactKey.
 // A call that fails keeps the τ held so far and is counted; nothing is thrown.
+//
+// A controller with a closed-loop source (a gait, control/trajectory_source.hpp) measures which links touch:
+// those with a contact closed (φ ≤ kClosedGap) and not arriving (n·v ≥ −kArrivalSpeed), its
+// Measurement::touching; its ID problem leaves out the contacts the source excludes.
 #pragma once
 
 #include <deque>
@@ -76,6 +80,7 @@ class ControlStage {
   ContactProblem lone_;                           // a tree in no island: its problem without contacts
   ContactProblem selected_;                       // the island's problem without the contacts a source excludes
   std::vector<int> kept_;                         // rows of the island's problem in selected_
+  std::vector<int> touching_;                     // model links with a closed, non-arriving contact (Measurement)
   Eigen::VectorXd q_, qd_;
 };
 

@@ -12,6 +12,14 @@ namespace {
 
 enum Seen { kNone = 0, kStance = 1, kSwing = 2 };
 constexpr int kRollPasses = 3;   // fixed-point passes of F = a + roll(q) (header)
+// Touchdowns with contacts measured (header): a foot that touches in the second half of its swing, when the
+// spline brings it down, is down early; one still in the air at its planned touchdown keeps going down at
+// kDescent, by at most kMaxDescent (the height map's deepest dip below its mid-height is 1.5 cm; beyond
+// that the leg holds). kDescent: landing at 5 cm/s brings a 0.2 kg leg ~0.01 N·s of impact, a fifth of
+// one step's weight impulse, and closes the ~1 mm a late foot lacks on flat ground within ~20 ms.
+constexpr double kLandingProgress = 0.5;
+constexpr double kDescent = 0.05;      // m/s
+constexpr double kMaxDescent = 0.03;   // m
 
 Eigen::Matrix2d rot2(double psi) {
   Eigen::Matrix2d R;
@@ -59,7 +67,10 @@ ClosedLoopTrot::ClosedLoopTrot(const MultibodyModel& model, const std::array<Tro
 
 bool ClosedLoopTrot::excludes_contact(double t, int link) const {
   for (int f = 0; f < kLegs; ++f)
-    if (foot_link_[f] == link) return !schedule_.phase(f, t).stance;
+    if (foot_link_[f] == link) {
+      const FootPhase phase = schedule_.phase(f, t);
+      return !phase.stance && phase.progress < kLandingProgress;
+    }
   return false;
 }
 
@@ -98,24 +109,43 @@ void ClosedLoopTrot::evaluate(double t, const Measurement& measured, Eigen::Vect
   for (int a = 0; a < na; ++a) q_leg[slot_[a] / 3][slot_[a] % 3] = measured.q[a];
   for (int f = 0; f < kLegs; ++f) {
     const FootPhase phase = schedule_.phase(f, t);
-    const Seen seen = phase.stance ? kStance : kSwing;
     auto m = memory.segment<kMemoryPerFoot>(kMemoryPerFoot * f);
     const LegKinematics& leg = kinematics_[f];
     const double radius = radius_[f];
-    if (m[0] != static_cast<double>(seen) || m[1] != phase.swing) {   // a new stance or swing: anchor it where the foot is
-      Eigen::Vector3d p_W = measured.X_WB * (leg.foot_position(q_leg[f]) - leg.roll(q_leg[f], radius));
-      if (phase.stance) p_W.z() = std::min(p_W.z(), p_.plan.foot_height);
-      if (phase.stance && phase.swing >= 0) {   // after a swing: toward where it was aimed (header)
+    const Eigen::Vector3d here = measured.X_WB * (leg.foot_position(q_leg[f]) - leg.roll(q_leg[f], radius));
+    const auto anchored = [&](Seen seen) { return m[0] == static_cast<double>(seen) && m[1] == phase.swing; };
+    const auto anchor = [&](Seen seen, Eigen::Vector3d p_W) {
+      if (seen == kStance && phase.swing >= 0) {   // after a swing: toward where it was aimed (header)
         const Eigen::Vector3d aim = touchdown_point(f, phase.swing, plan, ref);
         p_W.head<2>() += p_.anchor_aim * (aim.head<2>() - p_W.head<2>());
       }
       m << static_cast<double>(seen), phase.swing, p_W;
+    };
+    if (!measured.touching) {   // a new stance or swing: anchor it where the foot is
+      const Seen seen = phase.stance ? kStance : kSwing;
+      if (!anchored(seen)) {
+        Eigen::Vector3d p_W = here;
+        if (phase.stance) p_W.z() = std::min(p_W.z(), p_.plan.foot_height);
+        anchor(seen, p_W);
+      }
+    } else if (!anchored(kStance)) {
+      const bool touching = std::find(measured.touching->begin(), measured.touching->end(), foot_link_[f]) !=
+                            measured.touching->end();
+      if (touching && (phase.stance || phase.progress >= kLandingProgress))
+        anchor(kStance, here);   // down: held where it landed
+      else if (!phase.stance && !anchored(kSwing))
+        anchor(kSwing, here);    // lift-off
     }
-    const Eigen::Vector3d anchor = m.tail<3>();
-    FootMotion w{anchor, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-    if (!phase.stance)
-      w = swing_spline(anchor, touchdown_point(f, phase.swing, plan, ref), p_.plan.gait.step_height, phase.progress,
-                       schedule_.swing_duration());
+    FootMotion w{m.tail<3>(), Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+    if (!phase.stance && !anchored(kStance)) {
+      w = swing_spline(m.tail<3>(), touchdown_point(f, phase.swing, plan, ref), p_.plan.gait.step_height,
+                       phase.progress, schedule_.swing_duration());
+    } else if (!anchored(kStance)) {   // late: on down from the swing's end until the foot touches
+      const double depth = std::min(kDescent * (t - schedule_.touchdown(f, phase.swing)), kMaxDescent);
+      w.p = touchdown_point(f, phase.swing, plan, ref);
+      w.p.z() -= depth;
+      w.pd.z() = depth < kMaxDescent ? -kDescent : 0.0;
+    }
     const FootMotion b = foot_in_base(w, ref, p_.plan.base_height);
     LegJointRates r{q_leg[f], Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
     try {

@@ -42,8 +42,23 @@
 // A target out of the leg's reach (or at a singular pose) holds the leg's measured angles with q̇_des =
 // q̈_des = 0 for that call.
 //
-// Memory (per foot, 5 numbers): the phase it was last seen in (0 none yet, 1 stance, 2 swing), that
-// phase's swing index, and its anchor: the held touchdown point (stance) or the lift-off point (swing).
+// Touchdowns, when the controller measures contacts (the ID controllers: Measurement::touching, a foot with
+// a contact closed and not arriving, sim/control_stage.hpp). Seed 004's ID is for non-impacting contact:
+// with every leg joint driven and the stance feet held, a foot the ID holds while it still moves, or holds
+// where it is not, asks for joint rates no sticking contact allows (notes/idtrot15.md). So a foot's stance
+// begins when it is down, not when the schedule says:
+//   - a foot that touches in the second half of its swing (the spline brings it down) is down early: its
+//     anchor is where it touched, and the ID holds it (excludes_contact lets go of first-half feet only);
+//   - a foot still in the air at its planned touchdown (the base tilted away from B_ref while two feet
+//     carried it) keeps going down from the swing's end at a few cm/s until it touches;
+//   - in both, the anchor is the measured point at the first call it touches (no "planned ground" height:
+//     on the height map the ground is where the foot is).
+// Without measured contacts (pid) a stance starts at its planned touchdown, anchored where the foot is then,
+// no higher than the planned ground.
+//
+// Memory (per foot, 5 numbers): the phase it was last anchored in (0 none yet, 1 stance: down and held,
+// 2 swing), that phase's swing index, and its anchor: the held touchdown point (stance) or the lift-off
+// point (swing).
 #pragma once
 
 #include <array>
@@ -80,7 +95,8 @@ class ClosedLoopTrot : public TrajectorySource {
   void evaluate(double t, const Measurement& measured, Eigen::VectorXd& memory, Eigen::VectorXd& q_des,
                 Eigen::VectorXd& qd_des, Eigen::VectorXd& qdd_des) const override;
 
-  /// A swing foot's contacts (the planned schedule's) are left out of the ID's problem.
+  /// The contacts of a foot in the first half of its swing (the planned schedule's) are left out of the ID's
+  /// problem; in the second half a foot that touches is down early (header).
   bool excludes_contact(double t, int link) const override;
 
   const BasePath& path() const { return path_; }

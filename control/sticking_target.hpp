@@ -1,0 +1,34 @@
+// A closed-loop gait's velocity target made consistent with the contacts its ID holds sticking (seed 004
+// §4.5, Eqs. 46–51).
+//
+// An ID call asks P v⁺ = q̇_des, q̇_des = q̇ + Δt q̈_cmd (Eqs. 38–39, the PD feedback inside q̈_cmd). With
+// the gait's stance feet held and every leg joint driven, the base's six coordinates are over-determined
+// (a diagonal pair of feet already fixes five), so q̇_des must agree with the contacts exactly: a rigid
+// no-slip ID has no answer for a target that disagrees, and a Coulomb ID at μ = 100 answers with an
+// internal squeeze. Measured on links_trot flat_noslip, the trot's second call (two feet down): the measured
+// q̇ disagrees with sticking by 2.7e-11 m/s (the simulator's own no-slip answer, to its tolerance), and
+// id_qp_coulomb, id_lcp_coulomb and id_qp_noslip all predicted 1770 N of tangential impulse per foot
+// along the line between the two feet (25 N of load each) and τ 88 times the effort limit.
+//
+// So the target the ID sees is the nearest one its contacts allow, each sticking:
+//   q̇* = P v̂,  v̂ = argmin ‖P v − q̇_des‖  over  J v = 0,   J = [N; S; T] of the ID's contacts
+// seed 004 §4.5's least-squares problem with equality rows for every contact of the problem (a gait's ID
+// problem holds the contacts closed, at rest and not let go of by the gait, sim/control_stage.cpp; a held
+// foot is meant to stick) and without the dynamics, which leave the answer's
+// q̇* reachable: the coordinates J and P leave free are the base's motions that move no held contact (two
+// feet: turning about the line through them), which the ID's dynamics set. With Z a basis of null(J) (SVD;
+// rank to kRankTolerance of the largest singular value), v = Z y, y = argmin ‖P Z y − q̇_des‖ (least
+// squares), so a consistent target comes back unchanged to rounding and an inconsistent one loses only the
+// part no sticking motion has.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "control/inverse_dynamics/id_problem.hpp"
+
+namespace impetus {
+
+/// Replaces qd_des (na, problem.actuated's order) by q̇* above; unchanged when the problem holds no contact.
+void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des);
+
+}  // namespace impetus

@@ -1,0 +1,65 @@
+// The ID target made consistent with sticking contacts (control/sticking_target.hpp).
+#include <gtest/gtest.h>
+
+#include "control/sticking_target.hpp"
+
+namespace impetus {
+namespace {
+
+SparseRows rows(const Eigen::MatrixXd& dense) { return dense.sparseView(); }
+
+/// A base x and two legs q1, q2 on it, each with a foot whose tangential velocity is ẋ + q̇_k (S rows); the
+/// normal and second tangential rows are zero. Sticking both feet asks ẋ = −q̇1 = −q̇2: the legs must turn
+/// alike, and the nearest such target to (a, b) is ((a + b)/2, (a + b)/2).
+struct TwoFeet {
+  ContactProblem contact;
+  InverseDynamicsProblem problem;
+  TwoFeet() {
+    contact.nc = 2;
+    contact.nv = 3;
+    Eigen::MatrixXd S(2, 3);
+    S << 1, 1, 0, 1, 0, 1;
+    contact.N = rows(Eigen::MatrixXd::Zero(2, 3));
+    contact.S = rows(S);
+    contact.T = rows(Eigen::MatrixXd::Zero(2, 3));
+    problem.contact = &contact;
+    problem.actuated = {1, 2};
+  }
+};
+
+// Rounding of a 3×3 SVD and least squares on entries of order 1.
+constexpr double kRound = 1e-14;
+
+TEST(StickingTarget, AnInconsistentTargetBecomesTheNearestConsistentOne) {
+  TwoFeet feet;
+  Eigen::VectorXd qd(2);
+  qd << 0.3, -0.1;
+  make_sticking_consistent(feet.problem, qd);
+  EXPECT_NEAR(qd[0], 0.1, kRound);
+  EXPECT_NEAR(qd[1], 0.1, kRound);
+}
+
+TEST(StickingTarget, AConsistentTargetIsUnchanged) {
+  TwoFeet feet;
+  Eigen::VectorXd qd(2);
+  qd << 0.25, 0.25;
+  make_sticking_consistent(feet.problem, qd);
+  EXPECT_NEAR(qd[0], 0.25, kRound);
+  EXPECT_NEAR(qd[1], 0.25, kRound);
+}
+
+TEST(StickingTarget, WithoutContactsTheTargetIsUnchanged) {
+  ContactProblem none;
+  none.nv = 3;
+  InverseDynamicsProblem problem;
+  problem.contact = &none;
+  problem.actuated = {1, 2};
+  Eigen::VectorXd qd(2);
+  qd << 0.3, -0.1;
+  make_sticking_consistent(problem, qd);
+  EXPECT_EQ(qd[0], 0.3);
+  EXPECT_EQ(qd[1], -0.1);
+}
+
+}  // namespace
+}  // namespace impetus
