@@ -20,6 +20,10 @@ void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::Vect
   const Eigen::VectorXd& sigma = svd.singularValues();
   int rank = 0;
   while (rank < sigma.size() && sigma[rank] > kRankTolerance * sigma[0]) ++rank;
+  if (rank == c.nv) {   // J v = 0 only at v = 0 (a robot held at every coordinate, e.g. fallen on many contacts)
+    qd_des.setZero();
+    return;
+  }
   const Eigen::MatrixXd Z = svd.matrixV().rightCols(c.nv - rank);
   Eigen::MatrixXd PZ(qd_des.size(), Z.cols());
   for (int a = 0; a < qd_des.size(); ++a) PZ.row(a) = Z.row(problem.actuated[a]);

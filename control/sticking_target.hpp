@@ -28,7 +28,8 @@
 
 namespace impetus {
 
-/// Replaces qd_des (na, problem.actuated's order) by q̇* above; unchanged when the problem holds no contact.
+/// Replaces qd_des (na, problem.actuated's order) by q̇* above; unchanged when the problem holds no contact,
+/// zero when its contacts hold every coordinate (null(J) = {0}).
 void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des);
 
 }  // namespace impetus

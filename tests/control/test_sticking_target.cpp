@@ -48,6 +48,23 @@ TEST(StickingTarget, AConsistentTargetIsUnchanged) {
   EXPECT_NEAR(qd[1], 0.25, kRound);
 }
 
+TEST(StickingTarget, ContactsHoldingEveryCoordinateLeaveOnlyRest) {
+  // A third foot on leg 1 alone (tangential velocity q̇1) with the two above: J has rank 3 = nv, so sticking
+  // allows only v = 0 (a fallen robot on many contacts; this once crashed on an empty null space).
+  TwoFeet feet;
+  feet.contact.nc = 3;
+  Eigen::MatrixXd S(3, 3);
+  S << 1, 1, 0, 1, 0, 1, 0, 1, 0;
+  feet.contact.N = rows(Eigen::MatrixXd::Zero(3, 3));
+  feet.contact.S = rows(S);
+  feet.contact.T = rows(Eigen::MatrixXd::Zero(3, 3));
+  Eigen::VectorXd qd(2);
+  qd << 0.3, -0.1;
+  make_sticking_consistent(feet.problem, qd);
+  EXPECT_EQ(qd[0], 0.0);
+  EXPECT_EQ(qd[1], 0.0);
+}
+
 TEST(StickingTarget, WithoutContactsTheTargetIsUnchanged) {
   ContactProblem none;
   none.nv = 3;
