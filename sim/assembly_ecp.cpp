@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "collision/convex_hull.hpp"
 #include "sim/assembly.hpp"
@@ -107,22 +108,42 @@ EcpAssembly::EcpAssembly(const WorldModel& model) : model_(model) {
 void EcpAssembly::assemble(const State& state, double dt,
                            const std::unordered_map<int, BodyPlaneWarmStart>& previous, StepData& data) const {
   const MultibodyModel& mb = model_.multibody;
-  for (ContactProblem& P : data.problems) P.extension.slot<HullPlaneProblem>().clear();
+  // HullPlaneProblem::clear() without freeing: the pairs (their l_guess) go to spare_pairs_ for this step's
+  // pairs, q keeps its storage and is emptied below where no pair needs it.
+  spare_pairs_.clear();
+  for (ContactProblem& P : data.problems) {
+    HullPlaneProblem& H = P.extension.slot<HullPlaneProblem>();
+    for (BodyPlanePair& pair : H.pairs) spare_pairs_.push_back(std::move(pair));
+    H.pairs.clear();
+    H.q_offsets.clear();
+    H.replaced_by.clear();
+  }
+  const auto empty_unused_configurations = [&] {
+    for (ContactProblem& P : data.problems) {
+      HullPlaneProblem& H = P.extension.slot<HullPlaneProblem>();
+      if (H.pairs.empty()) H.q.resize(0);
+    }
+  };
   // On a height map the ground is no plane: ECP bodies keep the collision stage's point contacts.
-  if (!model_.has_ground || model_.terrain) return;
+  if (!model_.has_ground || model_.terrain) return empty_unused_configurations();
 
   // Which ECP bodies take part, and in which island.
   const Eigen::Vector3d n = Eigen::Vector3d::UnitZ();   // the ground: n·x ≤ 0 is solid
   const double d = 0;
   Eigen::Vector3d t, o;
   tangent_basis(n, t, o);
-  std::vector<std::pair<int, int>> members;   // (link, island)
+  std::vector<std::pair<int, int>>& members = members_;   // (link, island)
+  members.clear();
   for (int link = 0; link < static_cast<int>(bodies_.size()); ++link) {
     const BodyHull* hull = bodies_[link].hull.get();
     if (hull == nullptr) continue;
     const Tree& tree = mb.trees[mb.links[link].tree];
     const Eigen::Isometry3d& X_WL = data.multibody.X_WL[link];
-    const double lowest = (n.transpose() * X_WL.linear() * hull->vertices).minCoeff() + n.dot(X_WL.translation()) - d;
+    const Eigen::RowVector3d n_R = n.transpose() * X_WL.linear();
+    double lowest_vertex = std::numeric_limits<double>::infinity();   // min over the vertices of (nᵀR) x_j
+    for (Eigen::Index j = 0; j < hull->vertices.cols(); ++j)
+      lowest_vertex = std::min(lowest_vertex, (n_R * hull->vertices.col(j)).value());
+    const double lowest = lowest_vertex + n.dot(X_WL.translation()) - d;
     const Eigen::Matrix<double, 6, 1> v = state.v.segment<6>(tree.v_offset), v_star = data.v_star.segment<6>(tree.v_offset);
     const double speed = std::max(v.head<3>().norm(), v_star.head<3>().norm()) +
                          std::max(v.tail<3>().norm(), v_star.tail<3>().norm()) * reach_radius_[link];
@@ -164,6 +185,10 @@ void EcpAssembly::assemble(const State& state, double dt,
     const int system = static_cast<int>(std::find(island.trees.begin(), island.trees.end(), mb.links[link].tree) -
                                         island.trees.begin());
     BodyPlanePair pair;
+    if (!spare_pairs_.empty()) {   // its l_guess storage
+      pair = std::move(spare_pairs_.back());
+      spare_pairs_.pop_back();
+    }
     pair.body = link;
     pair.system = system;
     pair.p_LC = mb.links[link].inertia.com;
@@ -179,6 +204,12 @@ void EcpAssembly::assemble(const State& state, double dt,
       pair.l_guess = it->second.l;
       pair.p_guess = it->second.p;
       pair.sigma_guess = it->second.sigma;
+    } else {   // a spare's guess must not stay: a default pair's fields
+      pair.has_guess = false;
+      pair.a1_guess.setZero();
+      pair.l_guess.resize(0);
+      pair.p_guess.setZero();
+      pair.sigma_guess = 0;
     }
     const int index = static_cast<int>(H.pairs.size());
     H.pairs.push_back(std::move(pair));
@@ -190,6 +221,7 @@ void EcpAssembly::assemble(const State& state, double dt,
       }
     }
   }
+  empty_unused_configurations();
 }
 
 void EcpAssembly::remember(const std::vector<ContactResult>& results,

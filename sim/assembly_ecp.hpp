@@ -71,6 +71,10 @@ class EcpAssembly {
   const WorldModel& model_;
   std::vector<EcpBodyInfo> bodies_;   // one per link
   std::vector<double> reach_radius_;  // per link: largest distance of a hull vertex from the centre of mass (m)
+  // assemble()'s buffers, kept so that a settled scene's steps allocate nothing: the (link, island) pairs
+  // taking part, and the last step's pairs, whose l_guess storage the next step's pairs reuse.
+  mutable std::vector<std::pair<int, int>> members_;
+  mutable std::vector<BodyPlanePair> spare_pairs_;
 };
 
 }  // namespace impetus

@@ -21,7 +21,6 @@ constexpr double kOmittedFaceFactor = 10;
 constexpr double kSmoothing = 1.0;
 
 std::string validate(const ContactProblem& P, const HullPlaneProblem& H) {
-  std::ostringstream why;
   if (!(P.dt > 0) || !std::isfinite(P.dt)) return "dt is not positive";
   for (const SystemBlock& s : P.systems)
     if (s.size > 0 && s.M == nullptr) return "a system block has no inertia matrix";
@@ -35,22 +34,41 @@ std::string validate(const ContactProblem& P, const HullPlaneProblem& H) {
     return "the island's configuration q and q_offsets do not match its systems";
   for (std::size_t e = 0; e < H.pairs.size(); ++e) {
     const BodyPlanePair& pair = H.pairs[e];
-    why << "body–plane pair " << e << " (body " << pair.body << "): ";
-    if (pair.system < 0 || pair.system >= static_cast<int>(P.systems.size())) return why.str() + "no such system";
-    if (P.systems[pair.system].size != 6) return why.str() + "its system is not a free body (6 velocity coordinates)";
+    const auto invalid = [&](const char* what) {   // the message only for an invalid pair: no allocation otherwise
+      std::ostringstream why;
+      why << "body–plane pair " << e << " (body " << pair.body << "): " << what;
+      return why.str();
+    };
+    if (pair.system < 0 || pair.system >= static_cast<int>(P.systems.size())) return invalid("no such system");
+    if (P.systems[pair.system].size != 6) return invalid("its system is not a free body (6 velocity coordinates)");
     if (H.q_offsets[pair.system + 1] - H.q_offsets[pair.system] != 7)
-      return why.str() + "its system is not a free body (7 configuration coordinates)";
+      return invalid("its system is not a free body (7 configuration coordinates)");
     const BodyHull* hull = pair.hull;
-    if (hull == nullptr) return why.str() + "no hull";
+    if (hull == nullptr) return invalid("no hull");
     const auto m = hull->offsets.size();
     if (m < 4 || hull->normals.cols() != static_cast<Eigen::Index>(m) || hull->faces.size() != m ||
         hull->vertices.cols() < 4)
-      return why.str() + "its hull is not a polytope (fewer than 4 faces or vertices, or inconsistent sizes)";
-    if (std::abs(pair.n_W.norm() - 1) > 1e-9 || !std::isfinite(pair.d)) return why.str() + "the plane is not valid";
-    if (!(pair.mu >= 0) || !std::isfinite(pair.mu)) return why.str() + "μ is not a finite non-negative number";
-    why.str("");
+      return invalid("its hull is not a polytope (fewer than 4 faces or vertices, or inconsistent sizes)");
+    if (std::abs(pair.n_W.norm() - 1) > 1e-9 || !std::isfinite(pair.d)) return invalid("the plane is not valid");
+    if (!(pair.mu >= 0) || !std::isfinite(pair.mu)) return invalid("μ is not a finite non-negative number");
   }
   return {};
+}
+
+/// The island's structure (workspace_by_structure.hpp) and its pairs': each pair's system, its hull's
+/// faces and vertices, and which contact rows the pairs replace.
+std::uint64_t ecp_structure(const ContactProblem& problem, const HullPlaneProblem* pairs) {
+  std::uint64_t h = island_structure(problem);
+  if (pairs == nullptr) return h;
+  h = mix_structure(h, static_cast<std::uint64_t>(pairs->q.size()));
+  for (const BodyPlanePair& pair : pairs->pairs) {
+    h = mix_structure(h, static_cast<std::uint64_t>(pair.system));
+    if (pair.hull == nullptr) continue;
+    h = mix_structure(h, static_cast<std::uint64_t>(pair.hull->normals.cols()));
+    h = mix_structure(h, static_cast<std::uint64_t>(pair.hull->vertices.cols()));
+  }
+  for (int r : pairs->replaced_by) h = mix_structure(h, static_cast<std::uint64_t>(r));
+  return h;
 }
 
 }  // namespace
@@ -84,14 +102,14 @@ MaxDissipationOptions point_fallback_options() {
 
 EcpModel::EcpModel(EcpOptions options) : options_(options), point_fallback_(point_fallback_options()) {}
 
-SemismoothNewtonResult EcpModel::attempt(Workspace& ws, const ContactProblem& problem, const HullPlaneProblem& pairs,
+SemismoothNewtonResult EcpModel::attempt(Buffers& ws, const ContactProblem& problem, const HullPlaneProblem& pairs,
                                         ecp::EcpSystem::Start start, bool all_faces, double smoothing) const {
   ws.system_.setup(problem, pairs, options_.surface, all_faces);
   ws.system_.initial_guess(start, ws.z_);
   return ws.newton_.solve(ws.system_, ws.z_, smoothing);
 }
 
-EcpModel::Workspace::Workspace(const EcpOptions& options) {
+EcpModel::Buffers::Buffers(const EcpOptions& options) {
   newton_.options().tolerance = options.tolerance;
   newton_.options().max_iterations = options.max_iterations;
 }
@@ -103,14 +121,14 @@ std::unique_ptr<ContactWorkspace> EcpModel::make_workspace() const {
 }
 
 void EcpModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
-  Workspace& ws = static_cast<Workspace&>(workspace);
+  Workspace& own = static_cast<Workspace&>(workspace);
+  const HullPlaneProblem* found = problem.extension.find<HullPlaneProblem>();
+  Buffers& ws = own.by_structure(ecp_structure(problem, found));
   result.stats = {};
-  // What clear_implicit() empties, but the extension's storage kept: this model answers one every solve.
-  result.q_plus.resize(0);
+  // What clear_implicit() empties, but the storage kept: this model answers q⁺ and the pairs every solve
+  // (EcpSystem::extract sets them, each in its buffers of the last solve), and empties them where it does not.
   result.q_plus_systems.clear();
   result.contacts.clear();
-  result.extension.slot<HullPlaneResult>().pairs.clear();
-  const HullPlaneProblem* found = problem.extension.find<HullPlaneProblem>();
   const HullPlaneProblem& pairs = found != nullptr ? *found : ws.no_pairs_;
   if (const std::string error = validate(problem, pairs); !error.empty()) {
     result.v_plus = problem.v_star;
@@ -118,6 +136,8 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result, Conta
     result.p_S.setZero(problem.nc);
     result.p_T.setZero(problem.nc);
     result.p_L.setZero(problem.nl);
+    result.q_plus.resize(0);
+    result.extension.slot<HullPlaneResult>().pairs.clear();
     result.stats.status = SolveStatus::Failed;
     result.stats.message = "ecp: invalid problem: " + error;
     return;
@@ -193,7 +213,7 @@ void EcpModel::solve(const ContactProblem& problem, ContactResult& result, Conta
   result.q_plus.resize(0);
   result.q_plus_systems.clear();
   result.extension.slot<HullPlaneResult>().pairs.clear();
-  point_fallback_.solve(problem, result, *ws.point_fallback_);
+  point_fallback_.solve(problem, result, *own.point_fallback_);
   stats.attempts += ecp_stats.attempts;
   stats.iterations += ecp_stats.iterations;
   stats.regularization = std::max(stats.regularization, ecp_stats.regularization);

@@ -134,6 +134,7 @@
 #include "contact/ecp/ecp_system.hpp"
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/solvers/semismooth_newton.hpp"
+#include "contact/workspace_by_structure.hpp"
 
 namespace impetus {
 
@@ -168,17 +169,24 @@ class EcpModel final : public ContactModel {
   static std::unique_ptr<ContactModel> create(const ModelOptions& options);
 
  private:
-  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
-  struct Workspace final : ContactWorkspace {
-    explicit Workspace(const EcpOptions& options);
+  /// The buffers of the solves of one island structure: what the model object must not hold.
+  struct Buffers {
+    explicit Buffers(const EcpOptions& options);
     ecp::EcpSystem system_;
     SemismoothNewton newton_;
     Eigen::VectorXd z_;
     HullPlaneProblem no_pairs_;   // stands for the extension of a problem that has none
+  };
+  /// The workspace (ContactWorkspace): Buffers per island structure (contact/workspace_by_structure.hpp;
+  /// the structure includes the pairs' hulls), so that islands of different sizes solved in turn do not
+  /// resize the Newton system's buffers.
+  struct Workspace final : ContactWorkspace {
+    explicit Workspace(const EcpOptions& options) : by_structure(options) {}
+    ByStructure<Buffers, EcpOptions> by_structure;
     std::unique_ptr<ContactWorkspace> point_fallback_;   // point_fallback_'s buffers
   };
   /// One attempt from `start`; returns the solver's result and leaves its z in z_.
-  SemismoothNewtonResult attempt(Workspace& ws, const ContactProblem& problem, const HullPlaneProblem& pairs,
+  SemismoothNewtonResult attempt(Buffers& ws, const ContactProblem& problem, const HullPlaneProblem& pairs,
                                  ecp::EcpSystem::Start start, bool all_faces, double smoothing) const;
 
   EcpOptions options_;

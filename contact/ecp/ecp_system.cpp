@@ -134,7 +134,10 @@ void EcpSystem::setup(const ContactProblem& problem, const HullPlaneProblem& hul
       const auto w = problem.v.segment<3>(p.v + 3), w_star = problem.v_star.segment<3>(p.v + 3);
       const double speed = std::max(v_lin.norm(), v_star.norm()) + std::max(w.norm(), w_star.norm()) * p.L;
       const double window = kFaceWindowRelative * p.L + kFaceWindowSteps * dt_ * speed;
-      const Eigen::RowVectorXd height = (n.transpose() * p.R) * hull.vertices;   // + a constant
+      const Eigen::Index nh = hull.vertices.cols();
+      if (face_values_.size() < nh) face_values_.resize(nh);   // grow-only: hulls of every size in turn
+      auto height = face_values_.head(nh);
+      height.transpose().noalias() = (n.transpose() * p.R) * hull.vertices;   // + a constant
       const double lowest = height.minCoeff();
       for (int i = 0; i < m_all; ++i)
         for (int j : hull.faces[i])
@@ -214,12 +217,13 @@ void EcpSystem::evaluate(const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::Ma
   F.setZero(n_);
   if (J != nullptr) J->setZero(n_, n_);
   v_ = s_v_.cwiseProduct(z.head(nv_));
+  v_minus_star_ = v_ - P.v_star;   // as its own vector: inside the product below it is a temporary (allocation)
 
   // (E1) Newton–Euler, unscaled: M(v⁺ − v*) − (impulses, added below).
   for (const SystemBlock& s : P.systems) {
     if (s.size == 0) continue;
     const Eigen::MatrixXd& M = *s.M;
-    F.segment(s.offset, s.size).noalias() = M * (v_.segment(s.offset, s.size) - P.v_star.segment(s.offset, s.size));
+    F.segment(s.offset, s.size).noalias() = M * v_minus_star_.segment(s.offset, s.size);
     if (J != nullptr)
       J->block(s.offset, s.offset, s.size, s.size) = M * s_v_.segment(s.offset, s.size).asDiagonal();
   }
@@ -390,7 +394,10 @@ double EcpSystem::support_centroid(const Pair& p, const Eigen::Vector3d& c, cons
                                    Eigen::Vector3d& centroid) const {
   const BodyPlanePair& data = *p.data;
   const BodyHull& hull = *data.hull;
-  const Eigen::RowVectorXd height = (data.n_W.transpose() * R) * hull.vertices;   // + a constant
+  const Eigen::Index nh = hull.vertices.cols();
+  if (face_values_.size() < nh) face_values_.resize(nh);   // grow-only: hulls of every size in turn
+  auto height = face_values_.head(nh);
+  height.transpose().noalias() = (data.n_W.transpose() * R) * hull.vertices;   // + a constant
   const double lowest = height.minCoeff();
   centroid.setZero();
   int count = 0;

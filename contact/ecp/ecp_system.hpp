@@ -175,6 +175,8 @@ class EcpSystem final : public McpFunction {
 
   // scratch
   Eigen::VectorXd v_;                  // (nv) v⁺ at the point of evaluation
+  Eigen::VectorXd v_minus_star_;       // (nv) v⁺ − v* there
+  mutable Eigen::VectorXd face_values_;   // grow-only: the heights of a pair's hull vertices
   mutable Eigen::VectorXd row_, Minv_row_, impulse_, dv_;   // (nv)
   mutable std::vector<Eigen::Vector4d> pair_p_;             // per pair: guessed impulses
   mutable std::vector<Eigen::Vector3d> pair_a1_;            // per pair: guessed ECP

@@ -53,14 +53,14 @@ std::unique_ptr<ContactModel> MaxDissipationModel::create(const ModelOptions& op
   return std::make_unique<MaxDissipationModel>(MaxDissipationOptions::parse(options));
 }
 
-void MaxDissipationModel::velocity_of(Workspace& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+void MaxDissipationModel::velocity_of(Buffers& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
                                  Eigen::VectorXd& v) const {
   ws.impulse_.noalias() = program.J.transpose() * p;   // 𝐉ᵀp (nv)
   problem.solve_M(ws.impulse_, ws.scratch_);
   v = problem.v_star + ws.scratch_;
 }
 
-bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale,
+bool MaxDissipationModel::phase_one(Buffers& ws, const ContactProblem& problem, double rho, double impulse_scale,
                                SolverStatistics& stats,
                                MaxDissipationReport& report) const {
   std::chrono::steady_clock::time_point start;
@@ -109,7 +109,7 @@ bool MaxDissipationModel::phase_one(Workspace& ws, const ContactProblem& problem
   return certified;
 }
 
-MaxDissipationModel::Workspace::Workspace(const MaxDissipationOptions& options) {
+MaxDissipationModel::Buffers::Buffers(const MaxDissipationOptions& options) {
   for (InteriorPointSolver* ipm : {&ipm_one_, &ipm_two_}) {
     ipm->options().trace = options.trace;
     ipm->options().tolerance = options.tolerance;
@@ -123,7 +123,7 @@ std::unique_ptr<ContactWorkspace> MaxDissipationModel::make_workspace() const {
 }
 
 void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
-  Workspace& ws = static_cast<Workspace&>(workspace);
+  Buffers& ws = static_cast<Workspace&>(workspace).by_structure(island_structure(problem));
   const int nc = problem.nc, nl = problem.nl;
   MaxDissipationReport& report = result.report_slot<MaxDissipationReport>();
   report.phase_one_by_fallback = false;
@@ -262,7 +262,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   for (int k = 0; k < nl; ++k) result.p_L[k] = ws.layout_.limit_index[k] >= 0 ? p[ws.layout_.limit_index[k]] : 0.0;
 }
 
-void MaxDissipationModel::stop_guess(Workspace& ws, const ContactProblem& problem) const {
+void MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem) const {
   const ConeProgram& P = ws.program_two_;
   const int nv = problem.nv, nc = problem.nc;
   Eigen::VectorXd& p = ws.p2_candidate_;
@@ -303,7 +303,7 @@ void MaxDissipationModel::stop_guess(Workspace& ws, const ContactProblem& proble
   for_each_row([&](int row) { p[row] += row_dot(P.J, row, ws.stop_x_); });
 }
 
-void MaxDissipationModel::phase_two(Workspace& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
+void MaxDissipationModel::phase_two(Buffers& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
                                     MaxDissipationReport& report) const {
   const int nc = problem.nc, nl = problem.nl;
   std::chrono::steady_clock::time_point start;

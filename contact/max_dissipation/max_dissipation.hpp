@@ -127,6 +127,7 @@
 #include "contact/max_dissipation/phase_programs.hpp"
 #include "contact/max_dissipation/single_contact.hpp"
 #include "contact/solvers/interior_point.hpp"
+#include "contact/workspace_by_structure.hpp"
 
 namespace impetus {
 
@@ -210,9 +211,9 @@ class MaxDissipationModel final : public ContactModel {
   const MaxDissipationOptions& options() const { return options_; }
 
  private:
-  /// The buffers of its solves (ContactWorkspace): what the model object must not hold.
-  struct Workspace final : ContactWorkspace {
-    explicit Workspace(const MaxDissipationOptions& options);
+  /// The buffers of the solves of one island structure: what the model object must not hold.
+  struct Buffers {
+    explicit Buffers(const MaxDissipationOptions& options);
     // One solver per phase: the two programs differ in structure, and each solver keeps the symbolic
     // analysis of its last program (interior_point_kkt.hpp) for the next step's.
     InteriorPointSolver ipm_one_, ipm_two_;
@@ -230,17 +231,24 @@ class MaxDissipationModel final : public ContactModel {
     Eigen::LLT<Eigen::MatrixXd> stop_llt_;
     Eigen::VectorXd stop_v_, stop_x_;
   };
+  /// The workspace (ContactWorkspace): Buffers per island structure (contact/workspace_by_structure.hpp), so
+  /// that islands of different sizes solved in turn neither resize the interior point's buffers nor
+  /// analyse their KKT patterns again.
+  struct Workspace final : ContactWorkspace {
+    explicit Workspace(const MaxDissipationOptions& options) : by_structure(options) {}
+    ByStructure<Buffers, MaxDissipationOptions> by_structure;
+  };
   /// (MD12) Phase II's candidate: the guess moved by the least-norm Δp on the rows of the contacts that carry impulse
   /// (𝒜) with 𝐉_𝒜ᵀΔp = −M v(guess), so that v⁺ = 0, when 𝐉_𝒜 has full column rank; else left as it is.
-  void stop_guess(Workspace& ws, const ContactProblem& problem) const;   // p2_start_ → p2_candidate_
+  void stop_guess(Buffers& ws, const ContactProblem& problem) const;   // p2_start_ → p2_candidate_
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
-  bool phase_one(Workspace& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
+  bool phase_one(Buffers& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
   /// Phase II (MD4–MD7) by the interior point into ws.result_two_, ws.v2_ and `report`.
-  void phase_two(Workspace& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
+  void phase_two(Buffers& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
   /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.
-  void velocity_of(Workspace& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
+  void velocity_of(Buffers& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
                    Eigen::VectorXd& v) const;
 
   MaxDissipationOptions options_;

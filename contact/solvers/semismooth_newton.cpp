@@ -153,7 +153,8 @@ SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& 
     if (regular || cod_.rank() > 0) {
       d_ = -phi_;
       if (regular) {
-        d_ = lu_.solve(d_);
+        rhs_ = d_;
+        d_ = lu_.solve(rhs_);
       } else {
         d_ = cod_solve(cod_, d_, cod_scratch_);   // −H⁺Φ (S5′)
       }

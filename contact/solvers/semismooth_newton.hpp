@@ -185,6 +185,8 @@ class SemismoothNewton {
 
   // --- scratch, sized to the largest n seen ---
   Eigen::VectorXd F_, phi_, d_, grad_;
+  Eigen::VectorXd rhs_;   // −Φ for the LU solve: solved into d_ from a vector of its own, since in place
+                          // PartialPivLU's permutation allocates a mask
   Trial newton_, lm_;
   Eigen::MatrixXd J_, H_, HtH_;
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;

@@ -573,30 +573,32 @@ TEST(MaxDissipationModel, AWorkspaceReusingItsSymbolicAnalysisGivesTheBitsOfAFre
   }
 }
 
-TEST(MaxDissipationModel, IslandsOfDifferentPatternsTakingTurnsInOneWorkspaceGetAFreshOnesBits) {
-  // The stepper hands one workspace all the islands of a chunk in turn (sim/stepper.hpp), so the kept
-  // analysis of one island's KKT pattern must never serve another's. Sharpest case: two 2×2×2 piles
-  // with as many contacts and nonzeros but the one diagonal contact on another body pair, so K has the
-  // same order and nonzero count and a different pattern; solved alternately, each gets a fresh
-  // workspace's bits.
+/// Two 2×2×2 piles with as many contacts and nonzeros but the one diagonal contact on another body pair,
+/// so their KKT matrices have the same order and nonzero count and another pattern (found among seeds;
+/// `piles` owns them).
+std::pair<const Pile*, const Pile*> piles_of_one_size_and_two_patterns(std::deque<Pile>& piles) {
   auto pattern = [](const SparseRows& X) {
     std::vector<std::pair<int, int>> entries;
     for (int r = 0; r < X.outerSize(); ++r)
       for (SparseRows::InnerIterator it(X, r); it; ++it) entries.emplace_back(r, static_cast<int>(it.col()));
     return entries;
   };
-  std::deque<Pile> piles;
-  const Pile* a = nullptr;
-  const Pile* b = nullptr;
-  for (unsigned seed = 1; seed <= 200 && b == nullptr; ++seed) {
+  for (unsigned seed = 1; seed <= 200; ++seed) {
     const Pile& p = piles.emplace_back(2, 2, 0.4, seed);
     for (const Pile& q : piles)
-      if (b == nullptr && q.problem->nc == p.problem->nc && q.problem->N.nonZeros() == p.problem->N.nonZeros() &&
-          pattern(q.problem->N) != pattern(p.problem->N)) {
-        a = &q;
-        b = &p;
-      }
+      if (q.problem->nc == p.problem->nc && q.problem->N.nonZeros() == p.problem->N.nonZeros() &&
+          pattern(q.problem->N) != pattern(p.problem->N))
+        return {&q, &p};
   }
+  return {nullptr, nullptr};
+}
+
+TEST(MaxDissipationModel, IslandsOfDifferentPatternsTakingTurnsInOneWorkspaceGetAFreshOnesBits) {
+  // The stepper hands one workspace all the islands of a chunk in turn (sim/stepper.hpp): solved
+  // alternately in one workspace, two islands of the same size and another pattern each get a fresh
+  // workspace's bits.
+  std::deque<Pile> piles;
+  const auto [a, b] = piles_of_one_size_and_two_patterns(piles);
   ASSERT_NE(b, nullptr) << "no two piles of the same size and another pattern among 200 seeds";
   const MaxDissipationModel model;
   const std::unique_ptr<ContactWorkspace> shared = model.make_workspace();
@@ -611,6 +613,33 @@ TEST(MaxDissipationModel, IslandsOfDifferentPatternsTakingTurnsInOneWorkspaceGet
                 reused.p_T == fresh.p_T)
         << "turn " << turn;
     EXPECT_EQ(reused.stats.iterations, fresh.stats.iterations) << "turn " << turn;
+  }
+}
+
+TEST(InteriorPointSolver, ProgramsOfDifferentPatternsTakingTurnsInOneSolverGetAFreshOnesBits) {
+  // The workspace keeps buffers per island structure (contact/workspace_by_structure.hpp), so the two
+  // piles above no longer share a solver there; but structures can share a hash, and phase II's rows
+  // depend on values (MD10), so one solver still meets several patterns: the kept analysis of one KKT
+  // pattern must never serve another (interior_point_kkt.hpp compares the whole pattern). Phase I of the
+  // two piles, alternately in one solver, each time a fresh solver's bits.
+  std::deque<Pile> piles;
+  const auto [a, b] = piles_of_one_size_and_two_patterns(piles);
+  ASSERT_NE(b, nullptr) << "no two piles of the same size and another pattern among 200 seeds";
+  ConeProgram program_a, program_b;
+  ImpulseLayout layout;
+  PhaseProgramScratch scratch;
+  build_phase_one(*a->problem, 0.0, program_a, layout, scratch);
+  build_phase_one(*b->problem, 0.0, program_b, layout, scratch);
+  InteriorPointSolver shared;
+  for (int turn = 0; turn < 6; ++turn) {
+    const ConeProgram& P = turn % 2 == 0 ? program_a : program_b;
+    InteriorPointResult reused, fresh;
+    shared.solve(P, nullptr, reused);
+    InteriorPointSolver new_solver;
+    new_solver.solve(P, nullptr, fresh);
+    ASSERT_TRUE(fresh.solved()) << fresh.message;
+    EXPECT_TRUE(reused.v == fresh.v && reused.p == fresh.p && reused.z == fresh.z) << "turn " << turn;
+    EXPECT_EQ(reused.iterations, fresh.iterations) << "turn " << turn;
   }
 }
 
