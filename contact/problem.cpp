@@ -85,11 +85,13 @@ void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::M
 namespace {
 
 /// delassus_into for the columns j of out with columns[j] (all of them without `columns`), or with `diagonal`
-/// only out(i, i) for i < diagonal (A = B). Every entry is the same sequence of fused multiply-adds either
-/// way: Y = M_b⁻¹ B_bᵀ is solved for all of B's rows in the block whatever is wanted (so each column of Y is
-/// the same numbers), and acc_j = Σ A_b(a, c)·Y(c, j) runs over a's entries in order, an fma per entry in a
-/// vector lane or, for a selected or diagonal entry, in a lane of a shorter vector or std::fma: the same
-/// rounding. out(a, j) = 0 + acc over the blocks in order.
+/// only out(i, i) for i < diagonal (A = B). Every entry is the same sequence of multiply-adds either way:
+/// Y = M_b⁻¹ B_bᵀ is solved for all of B's rows in the block whatever is wanted (so each column of Y is the
+/// same numbers), and acc_j = Σ A_b(a, c)·Y(c, j) runs over a's entries in order, one `acc += a·y` per entry
+/// in a vector lane or, for a diagonal entry, in scalar code. Both are written as a product and a sum, so the
+/// compiler contracts both into an fma where the target has one (-march=native) and neither where it has not
+/// (a portable build); an explicit std::fma here would round once where the vector lane rounds twice.
+/// out(a, j) = 0 + acc over the blocks in order.
 void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRows& B, const std::vector<char>* columns,
                    int diagonal, Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& w) {
   assert(A.cols() == p.nv && B.cols() == p.nv && out.rows() == A.rows() && out.cols() == B.rows());
@@ -128,7 +130,7 @@ void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRow
         double acc = 0;
         for (SparseRows::InnerIterator it(A, arow[j]); it; ++it) {
           const int c = static_cast<int>(it.col()) - s.offset;
-          if (c >= 0 && c < s.size) acc = std::fma(it.value(), Y(c, j), acc);
+          if (c >= 0 && c < s.size) acc += it.value() * Y(c, j);
         }
         out(arow[j], arow[j]) += acc;
       }
