@@ -269,6 +269,18 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     relgap = gap / std::max(1.0, std::abs(pobj));
   };
 
+  // The point returned (write_result): the current one, with its measures.
+  auto keep_as_best = [&](double pres, double dres, double relgap) {
+    best_v_ = v_;
+    best_p_ = p_;
+    best_y_ = y_;
+    best_z_ = z_;
+    best_s_ = s_;
+    result.primal_residual = pres;
+    result.dual_residual = dres;
+    result.gap = relgap;
+  };
+
   // (IP10): the candidate, if it is an optimum of this program by (IP6).
   if (p_candidate != nullptr && p_candidate->size() == P.np && p_candidate->allFinite()) {
     complete_candidate(P, *p_candidate, impulse_scale);
@@ -276,14 +288,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     measure(gap, pres, dres, relgap);
     if (std::max(pres, dres) <= options_.tolerance && relgap <= options_.gap_tolerance && all_finite(v_) &&
         all_finite(p_) && all_finite(y_) && all_finite(s_) && all_finite(z_)) {
-      best_v_ = v_;
-      best_p_ = p_;
-      best_y_ = y_;
-      best_z_ = z_;
-      best_s_ = s_;
-      result.primal_residual = pres;
-      result.dual_residual = dres;
-      result.gap = relgap;
+      keep_as_best(pres, dres, relgap);
       result.certified = true;
       return write_result(P, impulse_scale, result);
     }
@@ -338,14 +343,7 @@ void InteriorPointSolver::solve(const ConeProgram& P, const Eigen::VectorXd* p_s
     }
     if (merit < best_merit) {
       best_merit = merit;
-      best_v_ = v_;
-      best_p_ = p_;
-      best_y_ = y_;
-      best_z_ = z_;
-      best_s_ = s_;
-      result.primal_residual = pres;
-      result.dual_residual = dres;
-      result.gap = relgap;
+      keep_as_best(pres, dres, relgap);
     }
     result.iterations = iteration;
     if (std::max(pres, dres) <= options_.tolerance && relgap <= options_.gap_tolerance) {
