@@ -6,6 +6,7 @@
 //       with gaps of 0 … 1 mm), resting (v = 0, gravity only) and moving (random velocities of 0.3 m/s).
 //   bench_max_dissipation scene FILE [--model NAME] [--dt S] [--duration S] [--report S] [--max-wall S]
 //                                    [--checkpoint PATH] [--resume PATH] [--out DIR] [--record-dt S]
+//                                    [--dump-problems DIR]
 //       Runs a scene with run_simulation (sim/simulation.hpp), writing the run folder of `impetus run`
 //       (default runs/bench_max_dissipation/SCENE), and reports, every --report seconds of simulated
 //       time, the contacts, the kinetic energy, the deepest penetration, the solver's fallbacks and
@@ -13,7 +14,8 @@
 //       wall time.
 //       --checkpoint writes a restart point (sim/restart_point.hpp: the state and the stepper's memory) at
 //       every report; --resume continues from one, bit for bit under every model, so that a run of hours
-//       can be split.
+//       can be split. --dump-problems writes every step's contact problems (contact/dump/) for
+//       `impetus solve`, e.g. those of a resting pile resumed from a restart point.
 //
 // Times are wall-clock (steady_clock) and CPU time of the process; on a loaded machine the CPU time is
 // the better measure of the work.
@@ -175,7 +177,7 @@ int contacts_benchmark(int max_contacts, int repeats) {
 }
 
 struct SceneOptions {
-  std::string file, model, out, checkpoint, resume;
+  std::string file, model, out, checkpoint, resume, dump_problems;
   double dt = 0, duration = -1, record_dt = 0.01, report = 0.1, max_wall = 1e30;
 };
 
@@ -189,6 +191,7 @@ int scene_benchmark(const SceneOptions& o) {
   run.duration = o.duration;
   run.record_dt = o.record_dt;
   run.out_dir = o.out;
+  run.dump_problems_dir = o.dump_problems;
   const std::string name = o.model.empty() ? world.model.physics.contact_model : o.model;
   const double step = o.dt > 0 ? o.dt : world.model.physics.dt;
   const int every = std::max(1, static_cast<int>(std::lround(o.report / step)));
@@ -291,6 +294,8 @@ int main(int argc, char** argv) {
   scene->add_option("--max-wall", o.max_wall, "stop after this many seconds of wall time")->check(CLI::PositiveNumber);
   scene->add_option("--checkpoint", o.checkpoint, "write a restart point at every report line");
   scene->add_option("--resume", o.resume, "continue from a restart point")->check(CLI::ExistingFile);
+  scene->add_option("--dump-problems", o.dump_problems,
+                    "write every step's contact problems into this folder (for `impetus solve`)");
   scene->add_option("--out", o.out, "run folder (default: runs/bench_max_dissipation/SCENE)");
   scene->add_option("--record-dt", o.record_dt, "recording interval of the run folder, s (0: every step)")
       ->check(CLI::NonNegativeNumber);
