@@ -267,40 +267,89 @@ void MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem)
   const int nv = problem.nv, nc = problem.nc;
   Eigen::VectorXd& p = ws.p2_candidate_;
   p = ws.p2_start_;
-  // 𝐉_𝒜ᵀ𝐉_𝒜 is formed and factored dense, O(nv²) memory and O(nv³) time: at 192 DoF (32 free bodies) one
-  // factorization is ~2.4 Mflop, less than the interior point's ~15 iterations on such an island; the
-  // granular pile at rest (one island of 6006 DoF) would need 288 MB and ~7e10 flop a step. Beyond the
-  // bound the guess is tested as it is.
-  constexpr int kStopMaxDofs = 192;
-  if (problem.nv > kStopMaxDofs) return;
+  // The rows 𝒜 of the contacts that carry impulse.
+  ws.stop_rows_.clear();
+  for (int i = 0; i < nc; ++i) {
+    const int o = ws.layout_.contact_offset[i];
+    if (!(p[o] > 0)) continue;
+    const int rows = ws.layout_.has_friction[i] ? 3 : 1;
+    for (int k = 0; k < rows; ++k) ws.stop_rows_.push_back(o + k);
+  }
   velocity_of(ws, problem, P, p, ws.stop_v_);
-  // 𝐉_𝒜ᵀ𝐉_𝒜 over the rows of the contacts that carry impulse.
-  auto for_each_row = [&](auto&& f) {
-    for (int i = 0; i < nc; ++i) {
-      const int o = ws.layout_.contact_offset[i];
-      if (!(p[o] > 0)) continue;
-      const int rows = ws.layout_.has_friction[i] ? 3 : 1;
-      for (int k = 0; k < rows; ++k) f(o + k);
-    }
-  };
-  ws.stop_H_.setZero(nv, nv);
-  for_each_row([&](int row) {
-    for (SparseRows::InnerIterator a(P.J, row); a; ++a)
-      for (SparseRows::InnerIterator b(P.J, row); b; ++b) ws.stop_H_(a.col(), b.col()) += a.value() * b.value();
-  });
-  ws.stop_llt_.compute(ws.stop_H_);
-  if (ws.stop_llt_.info() != Eigen::Success) return;
-  // Full column rank, well conditioned: the factor's diagonal within 1e-6 of its largest (a condition
-  // number of 𝐉_𝒜ᵀ𝐉_𝒜 below ~1e12), else a free degree of freedom or a near one, and no stop is sought.
-  constexpr double kRank = 1e-6;
-  const auto diagonal = ws.stop_llt_.matrixLLT().diagonal();
-  if (!(diagonal.minCoeff() > kRank * diagonal.maxCoeff())) return;
   ws.stop_x_.resize(nv);
   for (const SystemBlock& s : problem.systems)
     if (s.size > 0) ws.stop_x_.segment(s.offset, s.size).noalias() = -(*s.M) * ws.stop_v_.segment(s.offset, s.size);
+  // 𝐉_𝒜ᵀ𝐉_𝒜 dense, O(nv²) memory and O(nv³) time, up to 192 DoF (32 free bodies: one factorization is
+  // ~2.4 Mflop, less than the interior point's ~15 iterations on such an island); sparse beyond, where
+  // its pattern is the island's body graph (the granular pile at rest, one island of 6006 DoF, would need
+  // 288 MB and ~7e10 flop a step dense).
+  constexpr int kStopMaxDenseDofs = 192;
+  const bool solved = nv <= kStopMaxDenseDofs ? stop_solve_dense(ws, problem) : stop_solve_sparse(ws, problem);
+  if (!solved || !ws.stop_x_.allFinite()) return;
+  for (int row : ws.stop_rows_) p[row] += row_dot(P.J, row, ws.stop_x_);
+}
+
+// Full column rank, well conditioned: the Cholesky factor's diagonal within 1e-6 of its largest (a condition
+// number of 𝐉_𝒜ᵀ𝐉_𝒜 below ~1e12), else a free degree of freedom or a near one, and no stop is sought.
+constexpr double kStopRank = 1e-6;
+
+bool MaxDissipationModel::stop_solve_dense(Buffers& ws, const ContactProblem& problem) const {
+  const ConeProgram& P = ws.program_two_;
+  const int nv = problem.nv;
+  ws.stop_H_.setZero(nv, nv);
+  for (int row : ws.stop_rows_)
+    for (SparseRows::InnerIterator a(P.J, row); a; ++a)
+      for (SparseRows::InnerIterator b(P.J, row); b; ++b) ws.stop_H_(a.col(), b.col()) += a.value() * b.value();
+  ws.stop_llt_.compute(ws.stop_H_);
+  if (ws.stop_llt_.info() != Eigen::Success) return false;
+  const auto diagonal = ws.stop_llt_.matrixLLT().diagonal();
+  if (!(diagonal.minCoeff() > kStopRank * diagonal.maxCoeff())) return false;
   ws.stop_llt_.solveInPlace(ws.stop_x_);
-  if (!ws.stop_x_.allFinite()) return;
-  for_each_row([&](int row) { p[row] += row_dot(P.J, row, ws.stop_x_); });
+  return true;
+}
+
+bool MaxDissipationModel::stop_solve_sparse(Buffers& ws, const ContactProblem& problem) const {
+  const ConeProgram& P = ws.program_two_;
+  const int nv = problem.nv;
+  const int rows = static_cast<int>(ws.stop_rows_.size());
+  if (rows < nv) return false;   // fewer rows than degrees of freedom: not of full column rank
+  ws.stop_J_.resize(rows, nv);
+  long entries = 0;
+  for (int row : ws.stop_rows_) entries += P.J.outerIndexPtr()[row + 1] - P.J.outerIndexPtr()[row];
+  ws.stop_J_.reserve(entries);
+  for (int r = 0; r < rows; ++r) {
+    ws.stop_J_.startVec(r);
+    for (SparseRows::InnerIterator a(P.J, ws.stop_rows_[r]); a; ++a) ws.stop_J_.insertBack(r, a.col()) = a.value();
+  }
+  ws.stop_J_.finalize();
+  ws.stop_Hs_ = (ws.stop_J_.transpose() * ws.stop_J_).triangularView<Eigen::Lower>();
+  ws.stop_Hs_.makeCompressed();
+  // Every diagonal entry stored and positive (QuasidefiniteLdlt needs them; a zero column is a free degree of freedom).
+  double largest = 0;
+  for (int j = 0; j < nv; ++j) {
+    const int first = ws.stop_Hs_.outerIndexPtr()[j];
+    if (first == ws.stop_Hs_.outerIndexPtr()[j + 1] || ws.stop_Hs_.innerIndexPtr()[first] != j) return false;
+    const double d = ws.stop_Hs_.valuePtr()[first];
+    if (!(d > 0)) return false;
+    largest = std::max(largest, d);
+  }
+  const int* outer = ws.stop_Hs_.outerIndexPtr();
+  const int* inner = ws.stop_Hs_.innerIndexPtr();
+  const int nnz = static_cast<int>(ws.stop_Hs_.nonZeros());
+  if (!std::equal(outer, outer + nv + 1, ws.stop_outer_.begin(), ws.stop_outer_.end()) ||
+      !std::equal(inner, inner + nnz, ws.stop_inner_.begin(), ws.stop_inner_.end())) {
+    ws.stop_ldlt_.analyse(ws.stop_Hs_);
+    ws.stop_outer_.assign(outer, outer + nv + 1);
+    ws.stop_inner_.assign(inner, inner + nnz);
+  }
+  ws.stop_sign_.assign(nv, 1);
+  // A pivot below kStopRank² of the largest diagonal entry (the dense test's ratio, squared: D holds the
+  // squares of the Cholesky diagonal) is regularized by the factorization (QD1), and then no stop is sought.
+  const double small = kStopRank * kStopRank * largest;
+  if (!ws.stop_ldlt_.factor(ws.stop_Hs_, ws.stop_sign_, small, largest) || ws.stop_ldlt_.regularized_pivots() > 0)
+    return false;
+  ws.stop_ldlt_.solve_in_place(ws.stop_x_);
+  return true;
 }
 
 void MaxDissipationModel::phase_two(Buffers& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,

@@ -116,17 +116,21 @@
 //   Δp = 𝐉_𝒜 (𝐉_𝒜ᵀ𝐉_𝒜)⁻¹(−M v),
 // gives v⁺ = 0: if that point is feasible (its friction inside the cones, Σ p_N ≤ κ to tolerance) it is
 // the optimum, since ½v⁺ᵀMv⁺ = 0 is the least, and the test certifies it. Δp is of the size of the
-// guess's velocity error, so the split of the impulses moves by as little.
+// guess's velocity error, so the split of the impulses moves by as little. 𝐉_𝒜ᵀ𝐉_𝒜 is factored dense up to
+// 192 DoF and by the sparse LDLᵀ of quasidefinite_ldlt.hpp beyond (its pattern is the island's body graph):
+// the granular pile at rest, one island of 6006 DoF, is then stopped and certified in phase II too.
 #pragma once
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "contact/contact_model.hpp"
 #include "contact/max_dissipation/phase_one_pgs.hpp"
 #include "contact/max_dissipation/phase_programs.hpp"
 #include "contact/max_dissipation/single_contact.hpp"
 #include "contact/solvers/interior_point.hpp"
+#include "contact/solvers/quasidefinite_ldlt.hpp"
 #include "contact/workspace_by_structure.hpp"
 
 namespace impetus {
@@ -226,10 +230,17 @@ class MaxDissipationModel final : public ContactModel {
     InteriorPointResult result_one_, result_two_;
     SingleContact single_;
     Eigen::VectorXd p1_, p1_start_, p2_start_, p2_candidate_, v2_, impulse_, scratch_, p_closed_;
-    // (MD12)'s stop of the guess: 𝐉_𝒜ᵀ𝐉_𝒜, its factor, the velocity of the guess and the solve.
+    // (MD12)'s stop of the guess: 𝐉_𝒜ᵀ𝐉_𝒜, its factor, the velocity of the guess and the solve; dense on
+    // small islands, sparse (the rows 𝐉_𝒜, the lower triangle of 𝐉_𝒜ᵀ𝐉_𝒜 and its LDLᵀ, analysed again only
+    // when its pattern changes) on large ones.
     Eigen::MatrixXd stop_H_;
     Eigen::LLT<Eigen::MatrixXd> stop_llt_;
     Eigen::VectorXd stop_v_, stop_x_;
+    Eigen::SparseMatrix<double, Eigen::RowMajor> stop_J_;
+    Eigen::SparseMatrix<double> stop_Hs_;
+    QuasidefiniteLdlt stop_ldlt_;
+    std::vector<int> stop_rows_, stop_outer_, stop_inner_;   // 𝒜's rows of the program; the analysed pattern
+    std::vector<signed char> stop_sign_;
   };
   /// The workspace (ContactWorkspace): Buffers per island structure (contact/workspace_by_structure.hpp), so
   /// that islands of different sizes solved in turn neither resize the interior point's buffers nor
@@ -241,6 +252,9 @@ class MaxDissipationModel final : public ContactModel {
   /// (MD12) Phase II's candidate: the guess moved by the least-norm Δp on the rows of the contacts that carry impulse
   /// (𝒜) with 𝐉_𝒜ᵀΔp = −M v(guess), so that v⁺ = 0, when 𝐉_𝒜 has full column rank; else left as it is.
   void stop_guess(Buffers& ws, const ContactProblem& problem) const;   // p2_start_ → p2_candidate_
+  /// ws.stop_x_ ← (𝐉_𝒜ᵀ𝐉_𝒜)⁻¹ ws.stop_x_ by the dense or the sparse factor; false when 𝐉_𝒜 is (near) rank deficient.
+  bool stop_solve_dense(Buffers& ws, const ContactProblem& problem) const;
+  bool stop_solve_sparse(Buffers& ws, const ContactProblem& problem) const;
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
   bool phase_one(Buffers& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
                  MaxDissipationReport& report) const;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "tests/contact/problem_builder.hpp"
@@ -216,6 +217,79 @@ TEST(CertifiedWarmStart, OnPerturbedPilesACertifiedAnswerIsAsGoodAsTheIteratedOn
   }
   RecordProperty("certified", certified_count);
   RecordProperty("iterated", iterated_count);
+}
+
+
+TEST(CertifiedWarmStart, ALargeRestingPileIsStoppedByTheSparseFactor) {
+  // Two layers of touching spheres at rest on the ground: 6 × 6, and 5 × 5 in their hollows, each
+  // on four (centre r√2 higher, the normal at 45°). 61 free bodies, 366 DoF: beyond the dense stop's
+  // 192, so (MD12)'s stop goes through the sparse LDLᵀ of 𝐉_𝒜ᵀ𝐉_𝒜. Every sphere carries impulse on
+  // contacts in two directions at least, so 𝐉_𝒜 has full column rank. The interior point's answer of a
+  // first step, offered to the same resting step, must be stopped to v⁺ = 0 and certified in phase II
+  // (phase I is frictionless: there the pile's edges slide, and it iterates), and be an optimum.
+  const double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, mu = 0.5;
+  ProblemBuilder builder(dt);
+  std::vector<Eigen::Vector3d> centres;
+  for (int j = 0; j < 6; ++j)
+    for (int i = 0; i < 6; ++i) centres.emplace_back(2 * r * i, 2 * r * j, r);
+  for (int j = 0; j < 5; ++j)
+    for (int i = 0; i < 5; ++i) centres.emplace_back(2 * r * i + r, 2 * r * j + r, r + r * std::sqrt(2.0));
+  const int bodies = static_cast<int>(centres.size());
+  for (int k = 0; k < bodies; ++k) {
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+    M.diagonal() << m, m, m, I, I, I;
+    builder.add_system(M);
+  }
+  const int nv = 6 * bodies;
+  ASSERT_GT(nv, 192);
+  auto add = [&](int a, int b, const Eigen::Vector3d& n) {   // n from b (or the ground) to a
+    const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+    Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
+    N += row_at(nv, 6 * a, box_row(-r * n, n));
+    S += row_at(nv, 6 * a, box_row(-r * n, t1));
+    T += row_at(nv, 6 * a, box_row(-r * n, t2));
+    if (b >= 0) {
+      N -= row_at(nv, 6 * b, box_row(r * n, n));
+      S -= row_at(nv, 6 * b, box_row(r * n, t1));
+      T -= row_at(nv, 6 * b, box_row(r * n, t2));
+    }
+    builder.contact(N, S, T, 0.0, mu);
+  };
+  for (int a = 0; a < bodies; ++a) {
+    if (a < 36) add(a, -1, Eigen::Vector3d::UnitZ());
+    for (int b = 0; b < a; ++b) {
+      const Eigen::Vector3d d = centres[a] - centres[b];
+      if (std::abs(d.norm() - 2 * r) < 1e-12 * r) add(a, b, d.normalized());
+    }
+  }
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(nv);
+  Eigen::VectorXd v_star = v;
+  for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
+  const ContactProblem first = builder.build(v, v_star);
+  ASSERT_EQ(first.nc, 36 + 2 * 6 * 5 + 2 * 5 * 4 + 4 * 25);   // ground, in each layer, between them
+  const ContactResult previous = solve(model_with(false), first);
+  ASSERT_EQ(previous.stats.status, SolveStatus::Solved) << previous.stats.message;
+
+  ContactProblem next = first;
+  next.p_N_guess = previous.p_N;
+  next.p_S_guess = previous.p_S;
+  next.p_T_guess = previous.p_T;
+  const ContactResult tested = solve(model_with(true), next);
+  const ContactResult iterated = solve(model_with(false), next);
+  ASSERT_EQ(tested.stats.status, SolveStatus::Solved) << tested.stats.message;
+  const MaxDissipationReport& report = tested.report_as<MaxDissipationReport>();
+  EXPECT_TRUE(report.phase_two_certified);
+  EXPECT_EQ(report.phase_two_iterations, 0);
+  const double vbar = kGravity * dt;
+  EXPECT_LT(tested.v_plus.lpNorm<Eigen::Infinity>(), kRounding * vbar);   // stopped: ½v⁺ᵀMv⁺ = 0, the least
+  const Eigen::VectorXd gap = next.N * tested.v_plus;   // φ = 0
+  EXPECT_GT(gap.minCoeff(), -kRounding * vbar);
+  const double weight = bodies * m * vbar;
+  EXPECT_LE(tested.p_N.sum(), report.kappa + kSolution * weight);
+  for (int i = 0; i < next.nc; ++i)
+    EXPECT_LE(std::hypot(tested.p_S[i], tested.p_T[i]), mu * tested.p_N[i] + kSolution * weight) << "contact " << i;
+  // The iterated answer stops the pile too, to its tolerance.
+  EXPECT_LT(iterated.v_plus.lpNorm<Eigen::Infinity>(), kSolution * vbar);
 }
 
 }  // namespace
