@@ -29,6 +29,13 @@ constexpr int kBudgetIterations = 8;
 // impulses of the step rather than grow them (a squeeze would, but costs τ): a row of (QP3) whose
 // unit-norm bound exceeds ten times the impulses' size never binds.
 constexpr double kReach = 10;
+// (QP14) stops at |κ(τ(z)) − κ̄| ≤ this × κ̄: a budget off by 2e-5 N·s of 5e-3 moved the arm's joints by
+// 4.5e-3 rad/s (notes/idqp15.md), so 1e-10 relative leaves ~1e-10 rad/s; h is piecewise affine in κ̄ and
+// regula falsi ends on its last piece in a few steps (four sliding feet: 5). A bracket narrower than this
+// without |h| this small straddles a jump of h (two solutions of (QP6) at one κ̄), and an h that does not
+// move with κ̄ is a squeeze (Σ p_N follows κ̄ and κ(τ) with it): both end the search, as does the cap.
+constexpr double kBudgetRoot = 1e-10;
+constexpr int kBudgetRootEvaluations = 40;
 
 }  // namespace
 
@@ -60,6 +67,14 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
 }
 
 LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z) {
+  assemble_stage_one(cp, c, convex);
+  x_.setZero(A_.rows());
+  const LemkeResult result = lemke_.solve(A_, q_, x_);
+  z = x_.head(edges_.nz());
+  return result;
+}
+
+void IdQp::assemble_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex) {
   const int nc = cp.nc, nz = edges_.nz(), nm = static_cast<int>(edges_.A_mu.rows());
   const int n = nz + nc + nm + 1;
   double a = nc > 0 ? H_.topLeftCorner(nc, nc).diagonal().mean() : 0;   // velocity per impulse (1/kg)
@@ -72,8 +87,9 @@ LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, 
     A_.block(nz + nc, 0, nm, nz) = a * edges_.A_mu;
     A_.block(0, nz + nc, nz, nm) = -a * edges_.A_mu.transpose();
   }
-  // The budget (QP5): a(κ_c + gᵀz − Σ p_N) ≥ 0; its gradient at fixed τ is −1 on p_N.
-  A_.block(n - 1, 0, 1, nz) = a * g_.transpose();
+  // The budget (QP5): a(κ_c + gᵀz − Σ p_N) ≥ 0; its gradient at fixed τ is −1 on p_N. (QP14): a(κ̄ − Σ p_N).
+  const bool fixed = std::isfinite(fixed_budget_);
+  A_.block(n - 1, 0, 1, nz) = fixed ? Eigen::RowVectorXd::Zero(nz) : Eigen::RowVectorXd(a * g_.transpose());
   A_.block(n - 1, 0, 1, nc).array() -= a;
   if (convex)
     A_.block(0, n - 1, nz, 1) = -A_.block(n - 1, 0, 1, nz).transpose();
@@ -82,11 +98,7 @@ LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, 
   q_.setZero(n);
   q_.head(nz) = c;
   if (nc > 0) q_.segment(nz, nc) = elimination_.J().topRows(nc) * elimination_.v_c() + cp.phi / cp.dt;
-  q_[n - 1] = a * kappa_c_;
-  x_.setZero(n);
-  const LemkeResult result = lemke_.solve(A_, q_, x_);
-  z = x_.head(nz);
-  return result;
+  q_[n - 1] = a * (fixed ? fixed_budget_ : kappa_c_);
 }
 
 double IdQp::phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std::vector<char>& active) {
@@ -107,13 +119,96 @@ double IdQp::phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std
 
 LemkeResult IdQp::solve_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z) {
   LemkeResult result = stage_one(cp, c, false, z);
-  if (!result.solved()) result = stage_one(cp, c, true, z);
+  stage_one_convex_ = !result.solved();
+  if (stage_one_convex_) result = stage_one(cp, c, true, z);
   report_.stage_one_pivots += result.pivots;
   return result;
 }
 
+bool IdQp::solve_budget_root(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z,
+                             LemkeResult& result, InverseDynamicsSolution& solution) {
+  const int nc = cp.nc, nz = edges_.nz(), nm = static_cast<int>(edges_.A_mu.rows());
+  std::vector<char> next;
+  LemkeResult r;
+  double h = 0, kappa = 0;
+  bool slack = false;
+  // h(κ̄), with (QP6) at the constant budget κ̄; false on a ray.
+  const auto evaluate = [&](double budget) {
+    fixed_budget_ = budget;
+    r = stage_one(cp, c, false, z);
+    fixed_budget_ = std::numeric_limits<double>::quiet_NaN();
+    report_.stage_one_pivots += r.pivots;
+    ++report_.budget_root_evaluations;
+    if (!r.solved()) return false;
+    p_ = edges_.B * z;
+    elimination_.torque(p_, solution.tau);
+    kappa = phase_one(cp, solution.tau, next);
+    h = kappa - budget;
+    // A right inverse also where the budget does not bind (y_b = 0) and Σ p_N is within κ(τ).
+    slack = x_[nz + nc + nm] == 0 && z.head(nc).sum() <= kappa;
+    samples_.push_back({budget, h});
+    return true;
+  };
+  const auto accept = [&](double scale) {
+    if (!(std::abs(h) <= kBudgetRoot * scale || slack)) return false;
+    result = r;
+    report_.kappa = kappa;
+    report_.budget_mismatch = slack ? 0.0 : std::abs(h);
+    linearize_budget(cp, next);   // (QP6) as Stage II reads it: x_ solves it to the mismatch
+    assemble_stage_one(cp, c, false);
+    return true;
+  };
+  // The closest pair of samples with h of opposite signs.
+  int lo = -1, hi = -1;
+  const auto bracket = [&] {
+    lo = hi = -1;
+    for (int i = 0; i < static_cast<int>(samples_.size()); ++i)
+      for (int j = 0; j < static_cast<int>(samples_.size()); ++j)
+        if (samples_[i].excess > 0 && samples_[j].excess < 0 &&
+            (lo < 0 || std::abs(samples_[i].budget - samples_[j].budget) < std::abs(samples_[lo].budget - samples_[hi].budget)))
+          lo = i, hi = j;
+    return lo >= 0;
+  };
+  // No bracket: from the sample of least |h|, steps κ̄ = κ̄₀ + 2ⁿh₀ (n = 0: the fixed-point step κ̄ = κ(τ)),
+  // towards the side where h changes sign (h < 0 once κ̄ exceeds what any z of (QP6) can use).
+  if (!bracket()) {
+    int s = 0;
+    for (int i = 1; i < static_cast<int>(samples_.size()); ++i)
+      if (std::abs(samples_[i].excess) < std::abs(samples_[s].excess)) s = i;
+    const double b0 = samples_[s].budget, h0 = samples_[s].excess;
+    double h_last = h0;
+    for (int n = 0; n < kBudgetRootEvaluations / 2 && !bracket(); ++n) {
+      const double budget = b0 + std::ldexp(h0, n);
+      if (!(budget > 0)) break;
+      if (!evaluate(budget)) return false;
+      if (accept(std::abs(budget))) return true;
+      if (std::abs(h - h_last) <= kBudgetRoot * std::abs(budget)) return false;
+      h_last = h;
+    }
+    if (!bracket()) return false;
+  }
+  double a = samples_[lo].budget, ha = samples_[lo].excess, b = samples_[hi].budget, hb = samples_[hi].excess;
+  const double scale = std::max(std::abs(a), std::abs(b));
+  int side = 0;
+  for (int k = 0; k < kBudgetRootEvaluations; ++k) {
+    if (std::abs(b - a) <= kBudgetRoot * scale) return false;
+    const double budget = (a * hb - b * ha) / (hb - ha);   // regula falsi: h is piecewise affine in κ̄
+    if (!evaluate(budget)) return false;
+    if (accept(scale)) return true;
+    if (h > 0) {   // Illinois: halve the stale end's weight when the same end moves twice
+      a = budget, ha = h;
+      if (side == 1) hb *= 0.5;
+      side = 1;
+    } else {
+      b = budget, hb = h;
+      if (side == -1) ha *= 0.5;
+      side = -1;
+    }
+  }
+  return false;
+}
+
 void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
-  const ContactProblem& cp = *problem.contact;
   solution.stats = {};
   solution.fallbacks = 0;
   report_ = {};
@@ -122,6 +217,7 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     solution.stats.message = "the driven coordinates' inertia P M⁻¹ Pᵀ is singular";
     return;
   }
+  const ContactProblem& cp = *problem.contact;
   const int nc = cp.nc;
   // QP,∞: every contact at μ_∞ (id_qp.hpp).
   edges_.build(options_.unbounded_friction ? Eigen::VectorXd::Constant(nc, options_.mu_infinity) : cp.mu,
@@ -149,6 +245,7 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   LemkeResult result;
   bool converged = nc == 0;
   visited_.clear();
+  samples_.clear();
   std::vector<char> best;   // the solved set whose iterate has the least budget mismatch (QP8)
   double best_mismatch = std::numeric_limits<double>::infinity();
   for (int k = 0; k < kBudgetIterations && nc > 0; ++k) {
@@ -163,7 +260,9 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
       converged = true;
       break;
     }
-    const double mismatch = std::abs(kappa_c_ + g_.dot(z) - report_.kappa);
+    const double budget = kappa_c_ + g_.dot(z);
+    if (!stage_one_convex_) samples_.push_back({budget, report_.kappa - budget});
+    const double mismatch = std::abs(budget - report_.kappa);
     if (mismatch < best_mismatch) best_mismatch = mismatch, best = active;
     visited_.push_back(active);
     if (std::find(visited_.begin(), visited_.end(), next) != visited_.end()) {   // a cycle (QP8)
@@ -171,6 +270,20 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
       if (std::find(visited_.begin(), visited_.end(), next) != visited_.end()) break;
     }
     active = next;
+  }
+  // (QP14): the set did not settle (QP8) or (QP6) ended on a ray; z solves (QP6) with the constant budget
+  // κ̄ = κ_c + gᵀz of its iterate, so the samples bracket a root of κ(τ(z(κ̄))) = κ̄.
+  // Also where the loop settled on the convex stand-in's z, which is not the forward model's optimum.
+  if ((!converged || stage_one_convex_) && nc > 0 && !samples_.empty()) {
+    const Eigen::VectorXd z_kept = z, x_kept = x_, q_kept = q_, g_kept = g_, gp_kept = gp_, tau_kept = solution.tau;
+    const Eigen::MatrixXd A_kept = A_;
+    const double kappa_c_kept = kappa_c_, kappa_kept = report_.kappa;
+    if (solve_budget_root(cp, c, z, result, solution)) {
+      converged = true;
+    } else {   // as if not tried
+      z = z_kept, x_ = x_kept, q_ = q_kept, g_ = g_kept, gp_ = gp_kept, solution.tau = tau_kept, A_ = A_kept;
+      kappa_c_ = kappa_c_kept, report_.kappa = kappa_kept;
+    }
   }
   if (result.solved() && !converged) {
     if (best != active) {   // the last solved set is not the best: solve it again (deterministic)

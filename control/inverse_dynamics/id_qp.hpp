@@ -87,6 +87,17 @@
 // F_N → A_N and 1_N → 1_N − g: monotone, always solved) stands, which is the right inverse only where
 // y_N = y_b = 0 (the tests measure how close it comes).
 //
+// The budget as one number (QP14) [mine]. The forward model sees κ only as a value: with the budget row's
+// value held at a constant κ̄ (gradient −1 on p_N as before), (QP6) is the forward phase II's optimality at
+// τ(z) with budget κ̄, and z is the right inverse exactly when h(κ̄) = κ(τ(z(κ̄))) − κ̄ = 0 (or the row is
+// slack, y_b = 0, with Σ p_N ≤ κ(τ)). Every solved iterate of the set loop is a sample of h: its z meets
+// (QP6) with κ̄ = κ_c + gᵀz as a constant (same rows, same complementarity). κ(τ) is continuous and
+// piecewise affine in τ (phase I's LCP has a P-matrix), so where the set cycles (QP8) the kink lies between
+// samples of opposite sign, and regula falsi on κ̄ (Illinois) finds the root on the piece it lies on; where
+// (QP6) ended on a ray on the last set, earlier samples may still bracket it. The root's (QP6) is then
+// re-linearised on its own phase I set for Stage II. No bracket, a ray at κ̄, or no root in
+// kBudgetRootEvaluations: as before (QP8's best iterate or the convex stand-in, a Fallback).
+//
 // Which points of the face Stage II may take (QP7) [mine]. Along ker(U JᵀB) the objective of (QP1) moves
 // by cᵀx = v⁺ᵀJᵀB x = q̇_desᵀ P JᵀB x, the actuator's work: exact optimality keeps cᵀx = 0 and every row
 // binding with a positive multiplier, a face chosen by which multipliers are positive — discontinuous in
@@ -113,6 +124,7 @@
 // Stage I stands (a fallback).
 #pragma once
 
+#include <limits>
 #include <vector>
 
 #include "contact/solvers/lemke.hpp"
@@ -140,6 +152,7 @@ struct IdQpReport {
   int stage_one_pivots = 0, stage_two_pivots = 0;   // Stage II: active-set iterations (QP10)
   double stage_two_stationarity = 0;                 // (QP10)'s KKT residual, relative (ILS3)
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
+  int budget_root_evaluations = 0;   // (QP14): Stage I solves at a constant budget κ̄
 };
 
 class IdQp final : public InverseDynamicsSolver {
@@ -154,6 +167,12 @@ class IdQp final : public InverseDynamicsSolver {
   void linearize_budget(const ContactProblem& cp, const std::vector<char>& active);
   /// Stage I, the equilibrium LCP (QP6); z: (nz).
   LemkeResult stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z);
+  /// (QP6)'s A_ and q_ (the budget κ_c + gᵀz, or the constant fixed_budget_ when finite: QP14).
+  void assemble_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex);
+  /// (QP14): the root κ̄ of κ(τ(z(κ̄))) = κ̄ by regula falsi (Illinois) on the bracket [lo, hi] of the
+  /// samples; leaves the root's z, its (QP6) in A_, q_, x_ linearised on its phase I set. True when found.
+  bool solve_budget_root(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z, LemkeResult& result,
+                         InverseDynamicsSolution& solution);
   /// (QP6), else its convex stand-in.
   LemkeResult solve_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z);
   /// The forward phase I at the actuator impulse τ: κ(τ) = Σ p^I and its active set.
@@ -172,6 +191,12 @@ class IdQp final : public InverseDynamicsSolver {
   Eigen::MatrixXd H_, DB_, F_N_, A_;
   Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
+  double fixed_budget_ = std::numeric_limits<double>::quiet_NaN();   // (QP14): κ̄ when finite
+  struct BudgetSample {
+    double budget, excess;   // κ̄ = the budget row's value at z, and h = κ(τ(z)) − κ̄ (QP14)
+  };
+  std::vector<BudgetSample> samples_;
+  bool stage_one_convex_ = false;   // the last solve_stage_one fell back to the convex stand-in
   std::vector<int> group_;                   // (QP9)
   std::vector<std::vector<char>> visited_;   // phase I's active sets solved in this call (QP8)
 };

@@ -167,12 +167,9 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
   const Twin& twin = kTwins[std::get<0>(GetParam())];
   const Case& c = kCases[std::get<1>(GetParam())];
   if (c.sliding && is_noslip(twin)) GTEST_SKIP() << "no-slip feet do not slide";
-  // Open (notes/idqp15.md): both are Stage I's; Stage II (QP10) is solved and certified in every step of both.
+  // id_qp_coulomb on four sliding feet: at step 0 (QP6) ends on a Lemke ray after phase I's set walked through
+  // three sets; the budget's root (id_qp.hpp QP14) is found by regula falsi between the walk's samples.
   const std::string raised = c.raised;
-  if (twin.controller == "id_qp_coulomb" && raised.empty() && c.sliding)
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb with four sliding feet: at step 0 (QP6) ends on a Lemke "
-                    "ray after phase I's active set walked through three sets; the convex stand-in misses "
-                    "q̇_target by 1.1e-3 rad/s (one step of 40; notes/id13b.md, re-measured in notes/idqp15.md)";
   if (twin.controller == "id_qp_noslip" && raised.empty())
     GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with four feet down: at step 1 Stage I's v⁺ slips "
                     "7.8e-7 m/s at the feet, and maximum dissipation answers any slip with friction on the μ = 100 "
