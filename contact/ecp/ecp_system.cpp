@@ -91,6 +91,7 @@ void EcpSystem::setup(const ContactProblem& problem, const HullPlaneProblem& hul
   s_v_.setConstant(nv_, U_);
   pairs_.resize(hull_plane.pairs.size());
   nu_.resize(pairs_.size());
+  nu_r_.resize(pairs_.size());
   for (std::size_t e = 0; e < pairs_.size(); ++e) {
     const BodyPlanePair& data = hull_plane.pairs[e];
     const BodyHull& hull = *data.hull;
@@ -155,6 +156,7 @@ void EcpSystem::setup(const ContactProblem& problem, const HullPlaneProblem& hul
       p.d_c[k] = hull.offsets[i] - hull.normals.col(i).dot(data.p_LC);
     }
     nu_[e].resize(3, p.m);
+    nu_r_[e].resize(p.m);
     p.z = n_;
     n_ += 8 + p.m;
   }
@@ -284,7 +286,7 @@ void EcpSystem::evaluate(const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::Ma
     F[iz] = (vl + P.phi_L[r] / dt_) / U_;
   }
 
-  for (std::size_t e = 0; e < pairs_.size(); ++e) evaluate_pair(pairs_[e], z, F, J, nu_[e]);
+  for (std::size_t e = 0; e < pairs_.size(); ++e) evaluate_pair(pairs_[e], z, F, J, nu_[e], nu_r_[e]);
 
   // Scale the Newton–Euler rows (E1) last: every contribution above is in N·s.
   F.head(nv_).array() *= ne_row_scale_.array();
@@ -292,7 +294,7 @@ void EcpSystem::evaluate(const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::Ma
 }
 
 void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::MatrixXd* J,
-                              Eigen::Matrix3Xd& nu) const {
+                              Eigen::Matrix3Xd& nu, Eigen::VectorXd& nu_r) const {
   const BodyPlanePair& data = *p.data;
   const Eigen::Vector3d &n = data.n_W, &t = data.t_W, &o = data.o_W;
   const double mu = data.mu, L = p.L, P = p.P, U = U_, dt = dt_, ell = U * dt;
@@ -315,7 +317,8 @@ void EcpSystem::evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::Ve
   const Eigen::Vector3d nu_l = nu * l;
   F.segment<3>(p.alpha()) = nu_l + n;
   // (E5) a1 ∈ Conv(F⁺): −f_i(a1)/(U dt) ≥ 0 ⊥ l_i ≥ 0,  f_i = ν_iᵀ r − d_i.
-  F.segment(p.l(), p.m) = -(nu.transpose() * r - p.d_c) / ell;
+  nu_r.noalias() = nu.transpose() * r;
+  F.segment(p.l(), p.m) = -(nu_r - p.d_c) / ell;
   // (E6′) non-penetration at the ECP: n·a1 − d − φ_floor ≥ 0 ⊥ p_n ≥ 0 (φ_floor = 0 unless the hull
   // penetrates at t).
   F[p.pn()] = (n.dot(a1) - data.d - p.gap_floor) / (U * dt);

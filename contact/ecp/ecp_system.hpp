@@ -145,7 +145,7 @@ class EcpSystem final : public McpFunction {
   };
 
   void evaluate_pair(const Pair& p, const Eigen::VectorXd& z, Eigen::VectorXd& F, Eigen::MatrixXd* J,
-                     Eigen::Matrix3Xd& nu) const;
+                     Eigen::Matrix3Xd& nu, Eigen::VectorXd& nu_r) const;
   void pair_configuration(const Pair& p, const Eigen::VectorXd& z, Eigen::Vector3d& c_plus,
                           Eigen::Matrix3d& R_plus) const;
   /// The same from a physical velocity v (nv).
@@ -172,6 +172,9 @@ class EcpSystem final : public McpFunction {
   Eigen::VectorXd ne_row_scale_;       // (nv) 1/(M_jj s_v,j)
   Eigen::VectorXd P_L_;                // (nl) limit impulse scales
   std::vector<Eigen::Matrix3Xd> nu_;   // per pair (3×m): face normals at t + dt, ν_i = exp(dt[ω]×) R u_i
+  // per pair (m): ν_iᵀr of (E5), a whole vector of its own (the product's own plain type, so the same
+  // kernel and bits as the temporary it replaces; a segment of a shared buffer takes another path).
+  std::vector<Eigen::VectorXd> nu_r_;
 
   // scratch
   Eigen::VectorXd v_;                  // (nv) v⁺ at the point of evaluation

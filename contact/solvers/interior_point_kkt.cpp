@@ -110,22 +110,29 @@ void InteriorPointKkt::assemble() {
       const int b = block[it.col()];
       if (b >= 0 && (rows_of_block[b].empty() || rows_of_block[b].back() != k)) rows_of_block[b].push_back(k);
     }
+  // Per block, like RMR: blocks touched by different numbers of rows keep their own sizes (no allocation
+  // while the program's structure repeats).
   std::vector<Eigen::MatrixXd>& RMR = RMR_;   // R_b M̃_b⁻¹ R_bᵀ over rows_of_block[b]
-  if (static_cast<int>(RMR.size()) < nb) RMR.resize(nb);
+  if (static_cast<int>(RMR.size()) < nb) {
+    RMR.resize(nb);
+    Rb_.resize(nb);
+    M_inv_Rt_.resize(nb);
+  }
   for (int b = 0; b < nb; ++b) {
     const std::vector<int>& rows = rows_of_block[b];
     if (rows.empty()) continue;
     const SystemBlock& sb = P.systems[b];
-    Eigen::MatrixXd& Rb = Rb_;
+    Eigen::MatrixXd& Rb = Rb_[b];
     Rb.setZero(static_cast<int>(rows.size()), sb.size);
     for (std::size_t i = 0; i < rows.size(); ++i)
       for (SparseRows::InnerIterator it(P.R, rows[i]); it; ++it) {
         const int c = static_cast<int>(it.col()) - sb.offset;
         if (c >= 0 && c < sb.size) Rb(static_cast<int>(i), c) += it.value();
       }
-    M_inv_Rt_ = Rb.transpose();   // M̃_b⁻¹R_bᵀ as LLT::solve computes it: the right-hand side, solved in place
-    sb.M_llt->solveInPlace(M_inv_Rt_);
-    RMR[b].noalias() = mass_scale_ * (Rb * M_inv_Rt_);
+    RowMajorMatrix& M_inv_Rt = M_inv_Rt_[b];
+    M_inv_Rt = Rb.transpose();   // M̃_b⁻¹R_bᵀ as LLT::solve computes it: the right-hand side, solved in place
+    sb.M_llt->solveInPlace(M_inv_Rt);
+    RMR[b].noalias() = mass_scale_ * (Rb * M_inv_Rt);
   }
 
   // K's lower triangle (IP5) with its constant entries; the −W² entries are added by factor().

@@ -145,15 +145,16 @@ class InteriorPointKkt {
   std::vector<Eigen::Matrix3d> W2_cone_;  // W² of the cones, last factor()
 
   // scratch
-  std::vector<int> block_;                          // setup(): system block of each column
-  std::vector<std::vector<int>> rows_of_block_;     // setup(): velocity rows touching each block
-  std::vector<Eigen::MatrixXd> RMR_;                // setup(): R_b M̃_b⁻¹ R_bᵀ per block
-  Eigen::MatrixXd Rb_;                              // setup(): R_b of one block
-  // setup(): M̃_b⁻¹ R_bᵀ, row-major as LLT::solve(R_bᵀ) returns it (the plain type of a transpose): the
-  // product with R_b then takes the same kernel, so the same bits.
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> M_inv_Rt_;
-  std::vector<Eigen::Triplet<double>> entries_;     // setup(): K's lower triangle
-  std::vector<int> order_;                          // setup(): entries_ sorted by column, row
+  std::vector<int> block_;                          // assemble(): system block of each column
+  std::vector<std::vector<int>> rows_of_block_;     // assemble(): velocity rows touching each block
+  std::vector<Eigen::MatrixXd> RMR_;                // assemble(): R_b M̃_b⁻¹ R_bᵀ per block
+  std::vector<Eigen::MatrixXd> Rb_;                 // assemble(): R_b per block
+  // assemble(): M̃_b⁻¹ R_bᵀ per block, row-major as LLT::solve(R_bᵀ) returns it (the plain type of a
+  // transpose): the product with R_b then takes the same kernel, so the same bits.
+  using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  std::vector<RowMajorMatrix> M_inv_Rt_;
+  std::vector<Eigen::Triplet<double>> entries_;     // assemble(): K's lower triangle
+  std::vector<int> order_;                          // assemble(): entries_ sorted by column, row
   Eigen::VectorXd rhs_, tmp_v_;
   Eigen::VectorXd ev_, ep_, ey_, ez_, cv_, cp_, cy_, cz_;
   mutable Eigen::VectorXd apply_v_, apply_v2_, apply_z_;

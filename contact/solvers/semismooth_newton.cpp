@@ -99,7 +99,7 @@ void SemismoothNewton::accept(McpFunction& F, Eigen::VectorXd& z, double& psi, T
 SemismoothNewtonResult SemismoothNewton::solve(McpFunction& F, Eigen::VectorXd& z, double smoothing) {
   SemismoothNewtonResult result;
   const int n = F.size();
-  z.conservativeResize(n);
+  if (z.size() != n) z.conservativeResize(n);   // Eigen reallocates even to the same size
   if (n == 0) return result;
 
   mu_ = std::max(smoothing, 0.0);

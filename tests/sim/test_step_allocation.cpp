@@ -1,6 +1,7 @@
 // No allocation in the step loop once warm (STYLE.md 11): the worker pool that runs the contact stage's
 // islands; kinematics with dynamics (CRBA, RNEA, v*) on free bodies and on a URDF arm; and the whole step
-// under each contact model (those that still allocate are measured and skipped, with the count and why).
+// under each contact model and under each controller (those controllers that still allocate are measured and
+// skipped, with the count and why).
 // tests/contact/test_allocation.cpp holds single solves to zero.
 #include <gtest/gtest.h>
 
@@ -63,19 +64,6 @@ TEST(StepAllocation, KinematicsAndDynamicsAllocateNothingOnceWarm) {
 // what remains can only go with a narrow phase of our own. Everything outside FCL must be 0.
 class WholeStepAllocation : public ::testing::TestWithParam<std::string> {};
 
-/// Models whose solve still allocates once warm, with what the count was on this scene when the others were
-/// enabled (per step, outside FCL) and why: the case is measured and skipped, with the count in the message.
-std::string not_yet_allocation_free(const std::string& model) {
-  if (model == "max_dissipation")
-    return "4 per step (was 968 before buffers were kept per island structure, contact/workspace_by_structure.hpp): "
-           "InteriorPointKkt::assemble resizes R_b and M̃_b⁻¹R_bᵀ (Rb_, M_inv_Rt_) for each velocity block of an "
-           "island whose blocks are touched by different numbers of velocity rows";
-  if (model == "ecp")
-    return "16 per step (was 174): the temporary of ν_iᵀr in each pair's (E5) rows (EcpSystem::evaluate_pair, "
-           "once per evaluation); evaluated into a buffer its last bits differ (identity check: box_slide:ecp)";
-  return "";
-}
-
 TEST_P(WholeStepAllocation, NoneOutsideFclOnceWarm) {
   const std::string name = GetParam();
   const ContactModelInfo& m = contact_model_info(name);
@@ -93,11 +81,6 @@ TEST_P(WholeStepAllocation, NoneOutsideFclOnceWarm) {
       for (int k = 0; k < counted_steps; ++k) stepper.step(state);
     });
     RecordProperty("fcl_allocations_" + std::to_string(threads) + "_threads", std::to_string(allocations.inside));
-    const std::string reason = not_yet_allocation_free(name);
-    if (!reason.empty())
-      GTEST_SKIP() << name << " allocates " << allocations.outside / counted_steps << " times per step once warm ("
-                   << allocations.outside << " in " << counted_steps << " steps, " << threads << " thread(s)), "
-                   << reason;
     EXPECT_EQ(allocations.outside, 0) << name << " with " << threads << " threads, over " << counted_steps
                                       << " steps (and " << allocations.inside << " inside FCL)";
   }
