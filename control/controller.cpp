@@ -148,6 +148,8 @@ void Controller::compute(double t, double dt, const Measurement& measured, Inver
   const Eigen::VectorXd feedback = settings_.kp * e + settings_.kd * e_dot + settings_.ki * integral_;
   call.stats = {};
   call.fallbacks = 0;
+  call.saturated = 0;
+  call.effort_rounds = 0;
   if (!solver_) {   // pid: the feedback alone (seed 004 Fig. 10)
     call.tau = feedback;
     call.qd_target = call.qd_des;
@@ -158,13 +160,19 @@ void Controller::compute(double t, double dt, const Measurement& measured, Inver
     problem->qd_des = qd + dt * (call.qdd_des + feedback);   // Eqs. 38–39
     if (source_) make_sticking_consistent(*problem, problem->qd_des);
     call.qd_target = problem->qd_des;
-    solver_->solve(*problem, solution_);
+    effort_limits_.solve(*solver_, *problem, solution_);
     call.stats = solution_.stats;
     call.fallbacks = solution_.fallbacks;
     call.p_N = solution_.p_N;
     call.p_S = solution_.p_S;
     call.p_T = solution_.p_T;
     call.tau = solution_.tau / dt;
+    call.effort_rounds = solution_.effort_rounds;
+    for (int a = 0; a < solution_.saturated.size(); ++a)
+      if (solution_.saturated[a] != 0) {   // exactly the limit, which the stage's clamp then leaves alone
+        call.tau[a] = solution_.saturated[a] * problem->effort[a];
+        ++call.saturated;
+      }
     if (call.stats.status != SolveStatus::Failed && !call.tau.allFinite()) {
       call.stats.status = SolveStatus::Failed;
       call.stats.message = "non-finite τ";

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "control/inverse_dynamics/effort_limits.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/trajectory.hpp"
 #include "control/trajectory_source.hpp"
@@ -51,6 +52,8 @@ struct ControlCall {
   Eigen::VectorXd p_N, p_S, p_T;            // (nc of the island) predicted impulses (N·s); empty for pid
   SolverStatistics stats;                   // Failed: τ is not to be applied (the stage holds the last)
   int fallbacks = 0;
+  int saturated = 0;                        // driven joints the ID held at their effort limit (effort_limits.hpp)
+  int effort_rounds = 0;                    // ID solves of the call (1 + re-solves for effort limits); 0 for pid
   double seconds = 0;                       // wall time of the call
 };
 
@@ -75,7 +78,8 @@ class Controller {
   /// One call at time t from the measured q, q̇ (na) of the driven joints (the base pose and the touching
   /// links are read by a closed-loop source only). `problem`: the island's ID problem for the ID variants
   /// (its qd_des is set here; with a source, made consistent with its contacts sticking:
-  /// sticking_target.hpp), null for pid. Never throws.
+  /// sticking_target.hpp; its effort limits are honoured inside the ID: effort_limits.hpp), null for pid.
+  /// Never throws.
   void compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem, ControlCall& call);
   /// The ID solver (null for pid), for tests.
   InverseDynamicsSolver* solver() { return solver_.get(); }
@@ -88,6 +92,7 @@ class Controller {
   std::shared_ptr<const TrajectorySource> source_;
   Eigen::VectorXd source_memory_;
   std::unique_ptr<InverseDynamicsSolver> solver_;
+  EffortLimits effort_limits_;              // every ID variant's call under problem->effort
   Eigen::VectorXd integral_;                // ∫e (rad·s)
   InverseDynamicsSolution solution_;
 };

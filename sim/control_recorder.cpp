@@ -25,7 +25,7 @@ ControlRecorder::ControlRecorder(const WorldModel& model, const std::string& out
   out_ << "t";
   for (const ControllerSpec& c : model.controllers) {
     for (const std::string& j : c.joints) out_ << ',' << j << ".q_des," << j << ".qd_des," << j << ".tau";
-    out_ << ',' << c.model << ".normal_force," << c.model << ".status";
+    out_ << ',' << c.model << ".normal_force," << c.model << ".saturated," << c.model << ".status";
   }
   out_ << '\n';
 }
@@ -37,6 +37,7 @@ void ControlRecorder::accumulate(const StepData& step) {
     if (!r.called) continue;
     ++totals_.calls;
     if (r.call.stats.status == SolveStatus::Failed) ++totals_.failures;
+    if (r.call.saturated > 0) ++totals_.saturated_calls;
     totals_.fallbacks += r.call.fallbacks;
     totals_.time_sum += r.call.seconds;
     totals_.time_max = std::max(totals_.time_max, r.call.seconds);
@@ -62,6 +63,7 @@ void ControlRecorder::write_row(double t, const StepData& step) {
     out_ << ',';
     if (!r) put(out_, 0.0);
     else if (std::isfinite(r->normal_force)) put(out_, r->normal_force);   // empty: no prediction (failed call)
+    out_ << ',' << (r ? r->call.saturated : 0);
     out_ << ',' << (r ? r->status : std::string("none"));
   }
   out_ << '\n';

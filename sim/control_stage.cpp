@@ -148,6 +148,7 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
   problem.contact = cp;
   problem.actuated.resize(slot.v_index.size());
   for (std::size_t a = 0; a < slot.v_index.size(); ++a) problem.actuated[a] = offset + slot.v_index[a] - tree.v_offset;
+  problem.effort = Eigen::Map<const Eigen::VectorXd>(slot.effort.data(), static_cast<Eigen::Index>(slot.effort.size()));
   problem.sensed.resize(0);
   if (slot.spec->settings.type == "id_sensed") {
     problem.sensed.setZero(3 * cp->nc);
@@ -248,7 +249,8 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
       if (slot.pending.front().first > step_) break;
       slot.pending.pop_front();
     }
-    // Effort limits of the URDF.
+    // Effort limits of the URDF: pid's τ and a fallback's are clamped here; the ID variants' τ are within
+    // them already, with the impulses predicted for them (control/inverse_dynamics/effort_limits.hpp).
     record.tau = slot.held;
     record.clamped = false;
     for (int a = 0; a < record.tau.size(); ++a)

@@ -1,6 +1,8 @@
 // Stage 3, control (DESIGN.md): the scene's controllers read the model, the state and the ContactSet the
 // collision stage found at the start of the step — never anything from later in the step — and write τ
-// for the joints they drive, clamped to the URDF effort limits. Stage 4 adds τ to the applied forces.
+// for the joints they drive, clamped to the URDF effort limits (which the ID variants honour inside the
+// inverse dynamics, so that their prediction is that of the τ applied: control/inverse_dynamics/
+// effort_limits.hpp). Stage 4 adds τ to the applied forces.
 //
 // For the inverse-dynamics controllers the stage builds the problem the simulator will solve in this
 // step: M, h and v* (without the controllers' τ) as stage 4 computes them (sim/free_velocity.hpp), and

@@ -231,6 +231,7 @@ void Recorder::finish(const RunVerdict& verdict, const std::string& contact_mode
                           {"failures", c.failures},
                           {"fallbacks", c.fallbacks},
                           {"clamped_steps", c.clamped_steps},
+                          {"saturated_calls", c.saturated_calls},
                           {"mean_time_s", c.calls ? c.time_sum / c.calls : 0.0},
                           {"max_time_s", c.time_max}};
   }

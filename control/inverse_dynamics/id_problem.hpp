@@ -49,6 +49,8 @@ struct InverseDynamicsProblem {
   std::vector<int> actuated;                 // (na) island velocity index of each driven coordinate (P)
   Eigen::VectorXd qd_des;                    // (na) q̇_des
   Eigen::VectorXd sensed;                    // (3nc) or empty: measured [p_N; p_S; p_T] (id_sensed only)
+  Eigen::VectorXd effort;                    // (na) or empty: URDF effort limit |τ_a|/Δt ≤ effort_a (N·m or
+                                             // N), 0: none; honoured by EffortLimits (effort_limits.hpp)
 };
 
 /// The dense quantities of (ID2)–(ID3) for one problem. Dense: na, nv ≤ a few dozen, nc ≤ a few hundred.

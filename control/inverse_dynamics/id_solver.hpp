@@ -18,6 +18,9 @@ struct InverseDynamicsSolution {
   Eigen::VectorXd v_plus;              // (nv) predicted v⁺ of the island
   SolverStatistics stats;              // status (Solved / Fallback / Failed), iterations, message
   int fallbacks = 0;                   // fallbacks taken in this call
+  Eigen::VectorXi saturated;           // (na) or empty: +1 / −1 τ held at its upper / lower effort limit,
+                                       // 0 driven (effort_limits.hpp)
+  int effort_rounds = 1;               // solves of the call (1 + the effort limits' re-solves)
 };
 
 class InverseDynamicsSolver {

@@ -168,7 +168,8 @@ function readContacts(run) {
 }
 
 /// control.csv: t, then per driven joint J "J.q_des", "J.qd_des", "J.tau", then per controller
-/// "MODEL.normal_force", "MODEL.status" (sim/control_recorder.hpp). Text fields (status) are skipped.
+/// "MODEL.normal_force", "MODEL.saturated", "MODEL.status" (sim/control_recorder.hpp). Only the joints'
+/// columns are read.
 function readControl(run) {
   let time = -1, joints = [];
   const t = new GrowableArray(Float64Array);

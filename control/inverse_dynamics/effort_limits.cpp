@@ -1,0 +1,126 @@
+// Effort limits inside the inverse dynamics (effort_limits.hpp).
+#include "control/inverse_dynamics/effort_limits.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace impetus {
+
+void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem) {
+  // (EL1): the held joints' impulses into v*, the free joints driven.
+  const ContactProblem& cp = *problem.contact;
+  const int na = static_cast<int>(problem.actuated.size());
+  impulse_.setZero(cp.nv);
+  reduced_.actuated.clear();
+  int free = 0;
+  for (int a = 0; a < na; ++a)
+    if (state_[a] == 0) ++free;
+  reduced_.qd_des.resize(free);
+  free = 0;
+  for (int a = 0; a < na; ++a) {
+    if (state_[a] != 0) {
+      impulse_[problem.actuated[a]] += state_[a] * bound_[a];
+    } else {
+      reduced_.actuated.push_back(problem.actuated[a]);
+      reduced_.qd_des[free++] = problem.qd_des[a];
+    }
+  }
+  cp.solve_M(impulse_, shift_);
+  contact_.v_star = cp.v_star + shift_;
+  solver.solve(reduced_, round_);
+}
+
+void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem,
+                         InverseDynamicsSolution& solution) {
+  solver.solve(problem, solution);
+  const int na = static_cast<int>(problem.actuated.size());
+  solution.saturated.setZero(na);
+  solution.effort_rounds = 1;
+  if (problem.effort.size() != na || solution.stats.status == SolveStatus::Failed) return;
+  const double dt = problem.contact->dt;
+  bound_.resize(na);
+  bool over = false;
+  for (int a = 0; a < na; ++a) {
+    bound_[a] = problem.effort[a] > 0 ? problem.effort[a] * dt : std::numeric_limits<double>::infinity();
+    over = over || std::abs(solution.tau[a]) > bound_[a];
+  }
+  if (!over) return;   // within the limits: the plain solve, bit for bit
+
+  contact_ = *problem.contact;
+  reduced_.contact = &contact_;
+  reduced_.sensed = problem.sensed;
+  reduced_.effort.resize(0);
+  state_.setZero(na);
+  bool have_kept = false;
+  int iterations = solution.stats.iterations, fallbacks = solution.fallbacks;
+  const int max_rounds = 1 + kMaxRoundsPerJoint * na;
+  int rounds = 1;
+  std::string failure;
+  for (;;) {
+    // Murty's least-index rule on (EL3): the first joint that breaks it changes state.
+    int change = -1;
+    for (int a = 0; a < na && change < 0; ++a) {
+      if (state_[a] == 0) {
+        if (std::abs(solution.tau[a]) > bound_[a]) change = a;
+      } else {
+        const double miss = state_[a] * (solution.v_plus[problem.actuated[a]] - problem.qd_des[a]);
+        if (miss > 0) {
+          // τ̄_a G_aa: the velocity change of joint a under its limit impulse alone.
+          impulse_.setZero(problem.contact->nv);
+          impulse_[problem.actuated[a]] = bound_[a];
+          problem.contact->solve_M(impulse_, shift_);
+          if (miss > kReturnMiss * shift_[problem.actuated[a]]) change = a;
+        }
+      }
+    }
+    if (change < 0) break;   // (EL3) holds: every joint free and within its limit or held and wanting more
+    if (rounds == max_rounds) {
+      failure = "effort limits: no consistent set of held joints in " + std::to_string(max_rounds) + " solves";
+      break;
+    }
+    state_[change] = state_[change] != 0 ? 0 : (solution.tau[change] > 0 ? 1 : -1);
+    solve_round(solver, problem);
+    ++rounds;
+    iterations += round_.stats.iterations;
+    fallbacks += round_.fallbacks;
+    if (round_.stats.status == SolveStatus::Failed) {
+      failure = "effort limits: re-solve with " + std::to_string((state_.array() != 0).count()) +
+                " joints held failed (" + round_.stats.message + ")";
+      break;
+    }
+    // The full solution of this round: the free joints' τ, the held ones at their limit.
+    solution.stats = round_.stats;
+    solution.p_N = round_.p_N;
+    solution.p_S = round_.p_S;
+    solution.p_T = round_.p_T;
+    solution.v_plus = round_.v_plus;
+    for (int a = 0, f = 0; a < na; ++a) solution.tau[a] = state_[a] != 0 ? state_[a] * bound_[a] : round_.tau[f++];
+    solution.saturated = state_;
+    bool within = true;
+    for (int a = 0; a < na; ++a) within = within && std::abs(solution.tau[a]) <= bound_[a];
+    if (within) {
+      kept_ = solution;
+      have_kept = true;
+    }
+  }
+  if (!failure.empty()) {
+    if (have_kept) {   // within the limits and predicted for itself; only a return was not settled
+      solution = kept_;
+    } else {           // as the stage's clamp: the prediction is that of the unclamped τ
+      for (int a = 0; a < na; ++a) {
+        if (std::abs(solution.tau[a]) <= bound_[a]) continue;
+        solution.saturated[a] = solution.tau[a] > 0 ? 1 : -1;
+        solution.tau[a] = solution.saturated[a] * bound_[a];
+      }
+      solution.stats.status = SolveStatus::Fallback;
+      ++fallbacks;
+    }
+    solution.stats.message = failure + (solution.stats.message.empty() ? "" : "; " + solution.stats.message);
+  }
+  solution.stats.iterations = iterations;
+  solution.fallbacks = fallbacks;
+  solution.effort_rounds = rounds;
+}
+
+}  // namespace impetus
