@@ -79,8 +79,14 @@ bool MaxDissipationModel::phase_one(Buffers& ws, const ContactProblem& problem, 
     if (problem.p_N_guess.size() == nc) ws.p1_start_.head(nc) = problem.p_N_guess;
     if (problem.p_L_guess.size() == nl) ws.p1_start_.tail(nl) = problem.p_L_guess;
   }
-  ws.ipm_one_.solve(ws.program_one_, guess ? &ws.p1_start_ : nullptr, ws.result_one_,
-                    guess && options_.certify_warm_start ? &ws.p1_start_ : nullptr);   // (MD12)
+  // (MD12) The guess is the candidate; without one (the previous step's impulses on these contacts were all
+  // 0: a falling pile whose contacts the margin reports before they touch), p = 0 is (MD13).
+  const Eigen::VectorXd* candidate = nullptr;
+  if (options_.warm_start && options_.certify_warm_start) {
+    if (!guess) ws.p1_start_.setZero(nc + nl);
+    candidate = &ws.p1_start_;
+  }
+  ws.ipm_one_.solve(ws.program_one_, guess ? &ws.p1_start_ : nullptr, ws.result_one_, candidate);
   report.phase_one_certified = ws.result_one_.certified;
   report.phase_one_status = ws.result_one_.status;
   report.phase_one_iterations = ws.result_one_.iterations;
@@ -189,6 +195,15 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   };
   stats.iterations = report.phase_one_iterations;
   if (!phase_one_ok) return keep_phase_one("");
+  // (MD13) κ = 0 with no limit impulse: the cone and the pyramid hold p_N ≥ 0, so Σ p_N ≤ 0 leaves p = 0 the only
+  // feasible point of phase II, which is phase I's (v⁺ = v*, its rows certified by phase I's LCP).
+  if (!closed && kappa == 0 && options_.friction != FrictionCone::Viscous && (nl == 0 || !ws.p1_.tail(nl).any())) {
+    report.phase_two_accepted = true;
+    report.phase_two_status = InteriorPointStatus::Solved;
+    report.kinetic_energy_phase_two = report.kinetic_energy_phase_one;
+    result.v_plus = report.v_phase_one;
+    return;
+  }
 
   // Phase II.
   if (closed) {

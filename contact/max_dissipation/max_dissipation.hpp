@@ -119,6 +119,13 @@
 // guess's velocity error, so the split of the impulses moves by as little. 𝐉_𝒜ᵀ𝐉_𝒜 is factored dense up to
 // 192 DoF and by the sparse LDLᵀ of quasidefinite_ldlt.hpp beyond (its pattern is the island's body graph):
 // the granular pile at rest, one island of 6006 DoF, is then stopped and certified in phase II too.
+//
+// Contacts not yet touching (MD13). When the previous step left every contact of the island without impulse
+// (no guess: a falling pile, whose contacts the collision margin reports before they touch), phase I's
+// candidate is p = 0, tested by the same (IP6): it is the optimum when every row is separating,
+// N v* + φ/dt ≥ 0 (the LCP of MD2 at p = 0). Then κ = 0, and phase II needs no solve: the cone and the
+// pyramid hold p_N ≥ 0, so Σ p_N ≤ κ = 0 leaves p = 0 (and p_L ≤ p_L^I = 0) its only feasible point —
+// phase I's, v⁺ = v*. (The viscous set allows friction at p_N = 0 and keeps its phase II.)
 #pragma once
 
 #include <memory>

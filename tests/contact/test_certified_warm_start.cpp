@@ -292,5 +292,65 @@ TEST(CertifiedWarmStart, ALargeRestingPileIsStoppedByTheSparseFactor) {
   EXPECT_LT(iterated.v_plus.lpNorm<Eigen::Infinity>(), kSolution * vbar);
 }
 
+TEST(CertifiedWarmStart, SeparatingContactsWithoutAGuessGiveNoImpulseWithoutAnIteration) {
+  // (MD13) Two spheres falling side by side over the ground, 5 mm from it and 5 mm apart: the collision margin
+  // reports three contacts, none touching, and the previous step left them no impulse (no guess). When every
+  // row separates within the step (N v* + φ/dt ≥ 0), p = 0 is the optimum of both phases: returned with no
+  // iteration, v⁺ = v* to the bit. When the ground contacts would close within the step, p = 0 is not
+  // certified and both phases iterate exactly as without the test.
+  const double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, gap = 0.005;
+  for (const double fall : {1.0, 10.0}) {   // m/s: 1 mm or 1 cm within the step, against the 5 mm gap
+    ProblemBuilder builder(dt);
+    for (int k = 0; k < 2; ++k) {
+      Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+      M.diagonal() << m, m, m, I, I, I;
+      builder.add_system(M);
+    }
+    const int nv = 12;
+    auto add = [&](int a, int b, const Eigen::Vector3d& n) {
+      const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+      Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
+      N += row_at(nv, 6 * a, box_row(-r * n, n));
+      S += row_at(nv, 6 * a, box_row(-r * n, t1));
+      T += row_at(nv, 6 * a, box_row(-r * n, t2));
+      if (b >= 0) {
+        N -= row_at(nv, 6 * b, box_row(r * n, n));
+        S -= row_at(nv, 6 * b, box_row(r * n, t1));
+        T -= row_at(nv, 6 * b, box_row(r * n, t2));
+      }
+      builder.contact(N, S, T, gap, 0.5);
+    };
+    add(0, -1, Eigen::Vector3d::UnitZ());
+    add(1, -1, Eigen::Vector3d::UnitZ());
+    add(1, 0, Eigen::Vector3d::UnitX());
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(nv);
+    v[2] = v[8] = -fall;
+    v[0] = 0.3;   // the spheres close on each other at 0.3 m/s: 0.3 mm within the step
+    Eigen::VectorXd v_star = v;
+    v_star[2] -= kGravity * dt;
+    v_star[8] -= kGravity * dt;
+    const ContactProblem& P = builder.build(v, v_star);
+    const ContactResult tested = solve(model_with(true), P);
+    const ContactResult iterated = solve(model_with(false), P);
+    ASSERT_EQ(tested.stats.status, SolveStatus::Solved) << tested.stats.message;
+    const MaxDissipationReport& report = tested.report_as<MaxDissipationReport>();
+    if (fall * dt < gap) {
+      EXPECT_TRUE(report.phase_one_certified);
+      EXPECT_EQ(tested.stats.iterations, 0);
+      EXPECT_EQ(report.kappa, 0.0);
+      EXPECT_TRUE(report.phase_two_accepted);
+      EXPECT_TRUE(tested.v_plus == P.v_star);
+      EXPECT_FALSE(tested.p_N.any() || tested.p_S.any() || tested.p_T.any());
+      // The interior point alone finds the same optimum to its tolerance.
+      EXPECT_LT((iterated.v_plus - tested.v_plus).lpNorm<Eigen::Infinity>(), kSolution * fall);
+    } else {
+      EXPECT_FALSE(report.phase_one_certified);
+      EXPECT_GT(tested.stats.iterations, 0);
+      EXPECT_TRUE(same_bits(tested, iterated));
+      EXPECT_EQ(tested.stats.iterations, iterated.stats.iterations);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace impetus
