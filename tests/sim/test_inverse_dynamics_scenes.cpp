@@ -171,14 +171,14 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
   // three sets; the budget's root (id_qp.hpp QP14) is found by regula falsi between the walk's samples.
   const std::string raised = c.raised;
   if (twin.controller == "id_qp_noslip" && raised.empty())
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with four feet down: at step 1 Stage I's v⁺ slips "
-                    "7.8e-7 m/s at the feet, and maximum dissipation answers any slip with friction on the μ = 100 "
-                    "pyramid's boundary: edge impulses up to 2 N·s against Σ p_N = 0.047 N·s, τ 317 N·m asked; held at "
-                    "the 20 N·m effort limit inside the ID (effort_limits.hpp) those joints are not driven: q̇_target "
-                    "missed by 31 rad/s, Σ p_N by 84 % (re-measured with the limits in the ID). Stage II now solves "
-                    "(primal, KKT residual 7e-13) but the least ‖τ‖ of its slab (QP7) is that squeeze; with the slab "
-                    "opened, ‖τ‖ drops 0.48 → 0.0087 N·m·s but the step misses q̇_target by 1.5e-3 rad/s: the squeeze "
-                    "is the right inverse of that slipping v⁺ (notes/idqp15.md)";
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with four feet down: at step 1 Stage I's vertex "
+                    "squeezes the feet on the μ = 100 pyramid's boundary (|p_t| up to 2 N·s against Σ p_N = 0.047 "
+                    "N·s, τ 317 N·m asked; held at the 20 N·m effort limit inside the ID those joints are not driven: "
+                    "q̇_target missed by 31 rad/s, Σ p_N by 84 %). Not the 7.8e-7 m/s slip of q̇_des against four "
+                    "stuck feet: with the target made consistent with the feet sticking (moved 3.8e-6 rad/s) Stage I "
+                    "still ends on a squeeze vertex (|p_t| 1–1.6 N·s, ‖τ‖ 0.3–0.4 N·m·s), whose multipliers on the "
+                    "pyramid facets the gap slab (QP7) keeps binding; with the slab opened the least-‖τ‖ point misses "
+                    "by 2.6e-3 rad/s (notes/idqp16.md)";
   // id_lcp_noslip on three feet: the body's centre lies on the diagonal of two support feet, the third (RH)
   // carries p_N = 0 and lifts under the sway within the collision margin, where no-slip (and the twin) keep
   // its tangent rows; with the twelve P rows fixed they are independent of the kept rows only through the
@@ -278,10 +278,11 @@ TEST_P(Variant, ArmHoldingABoxIsARightInverse) {
   // 4.8e-7 rad/s away at step 6 and less after — and answers that target (its τ_c fallback missed by 0.042).
   const Twin& twin = kTwins[GetParam()];
   if (twin.controller == "id_qp_coulomb")
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb: phase I's active set cycles (QP8) at steps 2, 3 and 5, "
-                    "whose iterates keep a budget off by 2.0e-5 to 2.5e-5 N·s (never the certificate's 2.6e-9): "
-                    "q̇_target missed by 4.5e-3 rad/s, Σ p_N by 2.1 %. Stage II is no longer the cause: solved and "
-                    "certified in every step (primal, QP10) (notes/idqp15.md)";
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_coulomb: phase I's active set cycles (QP8) at steps 2, 3 and 5 "
+                    "and the budget's root (QP14) does not exist there: at steps 2, 3 h(κ̄) = κ(τ) − κ̄ jumps from "
+                    "+2.0e-5 to −3.5e-4 N·s at one κ̄ (two solutions of (QP6); their blend with h = 0 is not one: "
+                    "residual 2.4e-4 > 1e-6), at step 5 h stays +1.6e-5 N·s for every κ̄ from 1e-3 to 6e-3 N·s "
+                    "(a squeeze: Σ p_N follows κ̄). q̇_target missed by 4.5e-3 rad/s, Σ p_N by 2.1 % (notes/idqp16.md)";
   const World world = load_scene_string(arm_holding_box_scene(twin), kSceneFile);
   const Check check = run_and_compare(world, 40);
   EXPECT_EQ(check.failures, 0);
@@ -294,11 +295,11 @@ TEST_P(Variant, StaticStanceCarriesTheWeight) {
   // Four feet down, holding the pose: from the first steps on, Σ predicted normal force = m g to 0.1 %.
   const Twin& twin = kTwins[GetParam()];
   if (twin.controller == "id_qp_noslip")
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) on four feet: at step 1 Stage I's v⁺ slips 1.3e-6 m/s "
-                    "at the feet and maximum dissipation squeezes them on the pyramid's boundary (edge impulses "
-                    "1.75 N·s), τ 0.42 N·m·s asked, held at the effort limit inside the ID, and the pose is lost (Σ f_N "
-                    "off by up to 3e4 %, re-measured with the limits in the ID); Stage II solves "
-                    "(primal, certified) but that squeeze is the least ‖τ‖ of its slab (notes/idqp15.md)";
+    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) on four feet: at step 1 Stage I squeezes the feet "
+                    "on the pyramid's boundary (edge impulses 1.75 N·s), τ 0.42 N·m·s asked, held at the effort limit "
+                    "inside the ID, and the pose is lost (Σ f_N off by up to 3e4 %); the cause is RightInverse "
+                    "id_qp_noslip_FourFeetSticking's (a squeeze vertex of Stage I, also with a sticking-consistent "
+                    "target; notes/idqp16.md)";
   const World world = load_scene_string(quadruped_scene(twin, 1.0, "0 0 -9.81", "", R"(kp="100" kd="20")"), kSceneFile);
   Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
   State state = world.initial;
