@@ -36,6 +36,11 @@ constexpr double kReach = 10;
 // move with κ̄ is a squeeze (Σ p_N follows κ̄ and κ(τ) with it): both end the search, as does the cap.
 constexpr double kBudgetRoot = 1e-10;
 constexpr int kBudgetRootEvaluations = 40;
+// QP,∞'s least-torque weight (QP15), relative: w‖T_τ B‖²_F = this × tr H, a perturbation of (QP6)'s H of
+// the relative size of Lemke's own certificate (1e-6, lemke.hpp L6). Measured on four stuck feet: 1e-9 …
+// 3e-7 leave Stage I on its μ = 100 squeeze vertex (τ clamped, 29–119 rad/s missed); 1e-6 … 1e-3 hold
+// the static stance to its 0.1 %.
+constexpr double kStageOneTorque = 1e-6;
 
 }  // namespace
 
@@ -228,7 +233,18 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   H_ = edges_.B.transpose() * DB_;
   H_ = 0.5 * (H_ + H_.transpose()).eval();
   F_N_ = (elimination_.J().topRows(nc) * elimination_.Minv_Jt()) * edges_.B;
-  const Eigen::VectorXd c = edges_.B.transpose() * (elimination_.J() * elimination_.v_c());
+  Eigen::VectorXd c = edges_.B.transpose() * (elimination_.J() * elimination_.v_c());
+  // QP,∞: the least-torque term of Stage I (QP15), ½w‖τ(z)‖², τ = τ_c + T_τ B z.
+  torque_weight_ = 0;
+  if (options_.unbounded_friction && nz > 0) {
+    TB_ = elimination_.T_tau() * edges_.B;
+    const double norm = TB_.squaredNorm();
+    if (norm > 0) {
+      torque_weight_ = kStageOneTorque * H_.trace() / norm;
+      H_.noalias() += torque_weight_ * TB_.transpose() * TB_;
+      c.noalias() += torque_weight_ * TB_.transpose() * elimination_.tau_c();
+    }
+  }
 
   // The first active set of phase I: that of the ID's frictionless impulses, LCP(N v_c + φ/dt, N K Nᵀ)
   // (at their τ the forward phase I has the same solution, so the linearised budget admits them).
@@ -304,6 +320,23 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     solution.stats.message = "phase I's active set did not settle in " + std::to_string(report_.budget_iterations) +
                              " iterations; budget off by " + mismatch + " N·s";
     ++solution.fallbacks;
+  }
+
+  // (QP15)'s certificate: (QP6) without the least-torque term, at Stage I's point.
+  if (torque_weight_ > 0 && result.solved()) {
+    Eigen::MatrixXd A0 = A_;
+    A0.topLeftCorner(nz, nz).noalias() -= torque_weight_ * TB_.transpose() * TB_;
+    Eigen::VectorXd q0 = q_, w;
+    q0.head(nz).noalias() -= torque_weight_ * TB_.transpose() * elimination_.tau_c();
+    report_.stage_one_residual = lcp_residual(A0, q0, x_, w);
+    if (!(report_.stage_one_residual <= lemke_.options().tolerance)) {
+      char residual[32];
+      std::snprintf(residual, sizeof residual, "%.3g", report_.stage_one_residual);
+      const std::string message = std::string("Stage I's least-torque term leaves (QP6) at residual ") + residual;
+      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
+      if (solution.stats.status == SolveStatus::Solved) ++solution.fallbacks;
+      solution.stats.status = SolveStatus::Fallback;
+    }
   }
 
   p_ = edges_.B * z;

@@ -98,6 +98,16 @@
 // re-linearised on its own phase I set for Stage II. No bracket, a ray at κ̄, or no root in
 // kBudgetRootEvaluations: as before (QP8's best iterate or the convex stand-in, a Fallback).
 //
+// QP,∞'s least-torque term (QP15) [mine]. With μ_∞ = 100 the optimal face of (QP1) on four feet holds
+// squeezes up to 100 p_N (ker U JᵀB), along which the objective is flat or moves only by the actuator work
+// cᵀx; Lemke ends on a vertex of that face at the pyramid's boundary (|p_t| 1–2 N·s against Σ p_N 0.047 N·s,
+// τ 317 N·m past the 20 N·m effort limit) whose facet multipliers the slab (QP7) then keeps binding, so
+// Stage II cannot leave it (notes/idqp16.md). QP,∞ adds ½w‖τ(z)‖² to (QP1) (H += w BᵀT_τᵀT_τB, c +=
+// w BᵀT_τᵀτ_c): on the face the least-‖τ‖ point wins before any vertex is reached. It perturbs (QP6)'s
+// stationarity by w BᵀT_τᵀτ, so the answer is certified against (QP6) without the term (ρ ≤ Lemke's
+// tolerance), else reported as a Fallback with the residual. QP,μ is left as it is (its squeezes are
+// bounded by μ ~ 1 and its answers are Stage I's own).
+//
 // Which points of the face Stage II may take (QP7) [mine]. Along ker(U JᵀB) the objective of (QP1) moves
 // by cᵀx = v⁺ᵀJᵀB x = q̇_desᵀ P JᵀB x, the actuator's work: exact optimality keeps cᵀx = 0 and every row
 // binding with a positive multiplier, a face chosen by which multipliers are positive — discontinuous in
@@ -153,6 +163,7 @@ struct IdQpReport {
   double stage_two_stationarity = 0;                 // (QP10)'s KKT residual, relative (ILS3)
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
   int budget_root_evaluations = 0;   // (QP14): Stage I solves at a constant budget κ̄
+  double stage_one_residual = 0;     // QP,∞: ρ of (QP6) without the least-torque term at Stage I's point (QP15)
 };
 
 class IdQp final : public InverseDynamicsSolver {
@@ -192,6 +203,8 @@ class IdQp final : public InverseDynamicsSolver {
   Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
   double fixed_budget_ = std::numeric_limits<double>::quiet_NaN();   // (QP14): κ̄ when finite
+  double torque_weight_ = 0;   // w of (QP15); 0 for QP,μ
+  Eigen::MatrixXd TB_;         // T_τ B (QP15)
   struct BudgetSample {
     double budget, excess;   // κ̄ = the budget row's value at z, and h = κ(τ(z)) − κ̄ (QP14)
   };
