@@ -411,7 +411,8 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     }
     col_start_[n] = p;
   }
-  const int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : 20 * n + 100;
+  int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : 20 * n + 100;
+  if (budget_left_ > 0) max_pivots = std::min(max_pivots, budget_left_);
 
   std::fill(rpos_.begin(), rpos_.end(), -1);
   std::fill(cpos_.begin(), cpos_.end(), -1);
@@ -648,13 +649,17 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
 
 LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, Eigen::VectorXd& z) {
   LemkeResult result;
+  const int budget = options_.pivot_budget;
+  budget_left_ = budget;
   const LemkeAttempt plain = solve_once(A, q, 0.0, z);
+  budget_left_ = 0;
   result.attempts = 1;
   result.pivots = plain.pivots;
   result.plain_status = plain.status;
   result.status = plain.status;
   result.residual = lcp_residual(A, q, z, w_);
   if (plain.status == LemkeStatus::Solved) return result;
+  result.budget_spent = budget > 0 && result.pivots >= budget;
 
   // (L7): keep the best iterate on the original problem, starting from z = 0.
   const int n = static_cast<int>(q.size());
@@ -664,7 +669,7 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
   double best_epsilon = 0, best_relative = 0;
   if (result.residual < best_residual) { best_z_ = z; best_residual = result.residual; }
 
-  if (A.allFinite() && q.allFinite() && options_.regularization_max > 0) {
+  if (A.allFinite() && q.allFinite() && options_.regularization_max > 0 && !result.budget_spent) {
     double delta = A.diagonal().cwiseAbs().maxCoeff();
     if (!(delta > 0)) delta = A.cwiseAbs().maxCoeff();
     if (!(delta > 0)) delta = 1;
@@ -672,7 +677,16 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
     for (double rel = std::max(options_.regularization_min, 1e-300);
          rel <= options_.regularization_max * (1 + 1e-9); rel *= growth) {
       const double epsilon = rel * delta;
+      if (budget > 0) {
+        budget_left_ = budget - result.pivots;
+        if (budget_left_ <= 0) {
+          budget_left_ = 0;
+          result.budget_spent = true;
+          break;
+        }
+      }
       const LemkeAttempt attempt = solve_once(A, q, epsilon, z);
+      budget_left_ = 0;
       ++result.attempts;
       result.pivots += attempt.pivots;
       const double residual = lcp_residual(A, q, z, w_);
@@ -694,6 +708,7 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
       if (attempt.status == LemkeStatus::Solved) break;
     }
   }
+  if (budget > 0 && result.pivots >= budget) result.budget_spent = true;
   z = best_z_;
   result.residual = best_residual;
   result.regularization = best_epsilon;

@@ -120,6 +120,10 @@ struct LemkeOptions {
   double regularization_min = 1e-10;
   double regularization_max = 1e-7;
   double regularization_growth = 10;
+  /// Work budget of one solve(): pivots summed over the plain attempt and the retries (L7). Each attempt
+  /// stops at the smaller of its cap and what is left; no retry starts once it is spent, and the result
+  /// says so (LemkeResult::budget_spent). 0: no budget (each attempt only its own cap). Range ≥ 0.
+  int pivot_budget = 0;
 };
 
 /// One attempt on LCP(q, A + εI).
@@ -138,6 +142,7 @@ struct LemkeResult {
   double regularization = 0;   // ε (units of A) of the attempt that produced z; 0: plain
   double relative_regularization = 0;   // the same ε / δ (L7), dimensionless
   double residual = 0;         // ρ(z) (L6) against the original problem
+  bool budget_spent = false;   // LemkeOptions::pivot_budget ran out before an attempt met the certificate
   bool solved() const { return status == LemkeStatus::Solved; }
 };
 
@@ -191,6 +196,7 @@ class LemkeSolver {
   void equilibrate();
 
   LemkeOptions options_;
+  int budget_left_ = 0;         // pivots of the budget left to this attempt in solve(); 0: no budget
 
   // --- the scaled problem A_s = (A + εI)/α, q_s = q/β ---
   int n_ = 0;

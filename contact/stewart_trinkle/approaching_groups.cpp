@@ -88,7 +88,8 @@ void ApproachingGroups::expand(const StewartTrinkleLcp& lcp, Eigen::Ref<Eigen::V
 }
 
 bool ApproachingGroups::solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, LemkeSolver& lemke,
-                              double tolerance, Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result) {
+                              double tolerance, int max_size, int& pivots_left, Eigen::Ref<Eigen::VectorXd> z,
+                              LemkeResult& result) {
   const int ng = lcp.ng;
   in_G.assign(ng, 0);
   for (int g = 0; g < ng; ++g) in_G[g] = lcp.q[g] <= 0;
@@ -110,10 +111,13 @@ bool ApproachingGroups::solve(const ContactProblem& problem, StewartTrinkleLcp& 
     for (int l = 0; l < lcp.nl; ++l) columns[ng + l] = 1;
     lcp.need_D(columns);
     restrict(lcp);
+    if (sub.size > max_size || pivots_left <= 0) return false;
     assemble_stewart_trinkle_matrix(sub);
     q_sub = sub.q;
+    lemke.options().pivot_budget = pivots_left;
     LemkeResult round = lemke.solve(sub.A, q_sub, z_sub);
     pivots += round.pivots;
+    pivots_left -= round.pivots;
     if (!round.solved()) return false;
     expand(lcp, z);
     const double rho = certificate_rho(lcp.q, z, w, Az.lpNorm<Eigen::Infinity>());

@@ -51,9 +51,11 @@ struct ApproachingGroups {
   /// solution of the whole LCP, `result` Lemke's outcome of the last round with its pivots summed over
   /// the rounds and `residual` the whole problem's certificate ρ ≤ tolerance. False — z unspecified —
   /// when every group already starts in G (the restriction would be the whole LCP) or a round fails:
-  /// the caller solves the whole LCP.
+  /// the caller solves the whole LCP. The rounds take their pivots from `pivots_left` (ST12's budget, given
+  /// to each round as LemkeOptions::pivot_budget); a restriction above `max_size` unknowns, or no pivot
+  /// left, also returns false.
   bool solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, LemkeSolver& lemke, double tolerance,
-             Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result);
+             int max_size, int& pivots_left, Eigen::Ref<Eigen::VectorXd> z, LemkeResult& result);
 
  private:
   void restrict(const StewartTrinkleLcp& lcp);

@@ -1,5 +1,6 @@
 // StewartTrinkleModel::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/problem_into.hpp"
 #include "contact/stewart_trinkle/approaching_groups.hpp"
 #include "contact/stewart_trinkle/warm_start.hpp"
@@ -26,7 +27,7 @@ std::string describe_failure(const LemkeResult& r) {
 }  // namespace
 
 StewartTrinkleModel::StewartTrinkleModel(StewartTrinkleOptions options)
-    : options_(options) {}
+    : options_(options), fallback_(std::make_unique<MaxDissipationModel>()) {}
 
 StewartTrinkleModel::~StewartTrinkleModel() = default;
 
@@ -42,7 +43,20 @@ StewartTrinkleModel::Workspace::Workspace(const StewartTrinkleOptions& options)
 StewartTrinkleModel::Workspace::~Workspace() = default;
 
 std::unique_ptr<ContactWorkspace> StewartTrinkleModel::make_workspace() const {
-  return std::make_unique<Workspace>(options_);
+  auto ws = std::make_unique<Workspace>(options_);
+  ws->fallback_ = fallback_->make_workspace();
+  return ws;
+}
+
+void StewartTrinkleModel::fall_back(const ContactProblem& problem, ContactResult& result, Workspace& ws,
+                                    const std::string& why) const {
+  fallback_->solve(problem, result, *ws.fallback_);
+  SolverStatistics& stats = result.stats;
+  const std::string outcome = stats.status == SolveStatus::Failed ? "failed: " + stats.message
+                              : stats.message.empty()            ? std::string("its certificate met")
+                                                                 : stats.message;
+  if (stats.status != SolveStatus::Failed) stats.status = SolveStatus::Fallback;
+  stats.message = "stewart_trinkle: " + why + "; the island solved by max_dissipation (" + outcome + ")";
 }
 
 void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
@@ -57,11 +71,21 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
   result.v_plus = problem.v_star;
   if (nc + nl == 0) return;
 
-  assemble_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
-  grow(ws.z_, ws.z_storage_, ws.lcp_.size);
+  group_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
+  const int n = ws.lcp_.size, max_size = options_.max_lemke_size;
+  // (ST12): D = J W Jᵀ is dense over the LCP's rows, as big as A; above the size no dense method runs.
+  if (n > max_size) {
+    fall_back(problem, result, ws,
+              "LCP of " + std::to_string(n) + " unknowns above max_lemke_size " + std::to_string(max_size));
+    return;
+  }
+  assemble_stewart_trinkle_products(problem, ws.lcp_);
+  grow(ws.z_, ws.z_storage_, n);
+  const int budget = options_.pivot_budget > 0 ? options_.pivot_budget : 100 * n + 500;
+  int pivots_left = budget;
   LemkeResult lemke;
   double warm_residual = 0;
-  if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, ws.z_, warm_residual)) {
+  if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, max_size, ws.z_, warm_residual)) {
     lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
     lemke.attempts = 1;
   } else {
@@ -69,14 +93,27 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
     // that only a regularised retry solved hands over too (approaching_groups.hpp), but its certified z
     // stays the answer unless the plain attempt on the whole LCP solves.
     LemkeResult restricted;
-    const bool by_groups = ws.approaching_->solve(problem, ws.lcp_, ws.lemke_, options_.tolerance, ws.z_, restricted);
-    if (by_groups && restricted.attempts == 1) {
+    const bool by_groups = ws.approaching_->solve(problem, ws.lcp_, ws.lemke_, options_.tolerance, max_size,
+                                                  pivots_left, ws.z_, restricted);
+    if (by_groups && (restricted.attempts == 1 || pivots_left <= 0)) {
       lemke = restricted;
+    } else if (pivots_left <= 0) {
+      fall_back(problem, result, ws,
+                "the pivot budget of " + std::to_string(budget) + " was spent before the whole LCP (" +
+                    std::to_string(n) + " unknowns)");
+      return;
     } else {
       ws.lcp_.need_all_D();
       assemble_stewart_trinkle_matrix(ws.lcp_);
       ws.q_lemke_ = ws.lcp_.q;
+      ws.lemke_.options().pivot_budget = pivots_left;
       lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);
+      if (!lemke.solved() && lemke.budget_spent && !by_groups) {
+        fall_back(problem, result, ws,
+                  "Lemke spent the pivot budget of " + std::to_string(budget) + " (" + std::to_string(n) +
+                      " unknowns; best ρ = " + format_residual(lemke.residual) + ")");
+        return;
+      }
       if (by_groups) {
         const int pivots = restricted.pivots + lemke.pivots;
         if (!(lemke.solved() && lemke.attempts == 1)) lemke = restricted;   // ws.z_ holds its z

@@ -98,9 +98,18 @@
 // only when it solves the LCP to the certificate (warm_start.hpp, ST10). When it does not, Lemke runs
 // on the groups that can carry an impulse and the others are checked against (ST2) afterwards, joining
 // when pushed in (approaching_groups.hpp, ST11): exact, and the certificate is the whole problem's.
+//
+// A work budget, never a hang (ST12): the dense methods take LCPs up to max_lemke_size unknowns, and all
+// the Lemke attempts of one island share pivot_budget pivots. An island above the size, or whose budget is
+// spent with no certified answer, is solved by max_dissipation instead (contact/max_dissipation: the
+// maximum-dissipation principle on the Coulomb cone, an interior point with no pivoting, which finishes on
+// piles of a thousand bodies): status Fallback, counted, its message saying which limit was hit and how
+// max_dissipation's own solve ended. Its v⁺ is not an answer of (ST6) (the cone, not the pyramid) but of
+// the same impulse-velocity step with the same gaps, so non-penetration (ST2) and (ST3) still hold.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -137,6 +146,14 @@ struct StewartTrinkleOptions {
   /// Default true; the scene writes true/false or 1/0. Either way the answer meets the certificate
   /// at `tolerance`.
   bool warm_start = true;
+  /// Largest LCP (ST6), in unknowns n, that the dense methods take (Lemke, ST10's factorization): their
+  /// n×n matrices and O(n³) work. A larger island goes to the fallback (ST12). Default 2000 (≈ 330 contacts
+  /// at k = 4; Lemke's four n×n buffers 128 MB); range 1 … 10⁶.
+  int max_lemke_size = 2000;
+  /// Work budget of one island solve: Lemke pivots summed over the rounds of (ST11), the whole LCP and the
+  /// Tikhonov retries. Spent without a certified answer: the fallback (ST12). 0: automatic, 100·n + 500
+  /// for n unknowns of the whole LCP (five attempts at the automatic cap 20·n + 100 of one). Range ≥ 0.
+  int pivot_budget = 0;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);
@@ -216,9 +233,17 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
 struct StewartTrinkleWarmStart;
 struct ApproachingGroups;
 
+/// The groups (ST9), the friction blocks, the pyramid's edges and the layout of z: what fixes the LCP's size
+/// n = lcp.size, before any product with W.
+void group_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                StewartTrinkleLcp& lcp);
 /// Everything of (ST6)–(ST9) but the matrix A: groups, J, D = J W Jᵀ, J v*, a, q.
 void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
                                    StewartTrinkleLcp& lcp);
+/// J = [N; L; S; T] of the groups' leaders into lcp.J (after group_stewart_trinkle_rows).
+const SparseRows& stack_stewart_trinkle_rows(const ContactProblem& problem, StewartTrinkleLcp& lcp);
+/// The rest of assemble_stewart_trinkle_rows after group_stewart_trinkle_rows: J, D = J W Jᵀ, J v*, a, q.
+void assemble_stewart_trinkle_products(const ContactProblem& problem, StewartTrinkleLcp& lcp);
 /// A of (ST6) from the rows' D (dense, size²): what Lemke needs and the warm start does not. Reads every
 /// column of D: after need_all_D for an LCP of assemble_stewart_trinkle_rows.
 void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp);
@@ -249,8 +274,12 @@ class StewartTrinkleModel final : public ContactModel {
     VectorView z_{nullptr, 0}, p_J_{nullptr, 0}, impulse_{nullptr, 0}, dv_{nullptr, 0};
     Eigen::VectorXd z_storage_, p_J_storage_, impulse_storage_, dv_storage_;
     Eigen::VectorXd q_lemke_, z_lemke_;        // the whole LCP's q and Lemke's solution (Lemke takes VectorXd)
+    std::unique_ptr<ContactWorkspace> fallback_;   // fallback_'s buffers (ST12)
   };
+  /// (ST12): the island under max_dissipation, with `why` the Stewart–Trinkle solve's account.
+  void fall_back(const ContactProblem& problem, ContactResult& result, Workspace& ws, const std::string& why) const;
   StewartTrinkleOptions options_;
+  std::unique_ptr<ContactModel> fallback_;   // max_dissipation (ST12)
 };
 
 }  // namespace impetus

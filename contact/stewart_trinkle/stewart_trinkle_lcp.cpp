@@ -113,15 +113,21 @@ const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& le
 
 }  // namespace
 
-void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
-                                   StewartTrinkleLcp& lcp) {
+const SparseRows& stack_stewart_trinkle_rows(const ContactProblem& problem, StewartTrinkleLcp& lcp) {
+  lcp.J = &stack_rows(problem, lcp.leader, lcp.J_by_rows);
+  lcp.problem = &problem;
+  return *lcp.J;
+}
+
+void group_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                StewartTrinkleLcp& lcp) {
   const int nc = problem.nc, nl = problem.nl, k = friction_edges;
   assert(k >= 4 && k % 2 == 0);
   lcp.nc = nc;
   lcp.nl = nl;
   lcp.k = k;
   group_contacts(problem, merge_tolerance, lcp);
-  const int ng = lcp.ng, nu = ng + nl;
+  const int ng = lcp.ng;
 
   // Only groups with μ > 0 carry friction rows (a μ = 0 pyramid would leave λ undetermined).
   lcp.friction_group.clear();
@@ -146,6 +152,16 @@ void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_e
       lcp.sin_edge[j] = std::round(lcp.sin_edge[j]);
     }
   }
+}
+
+void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
+                                   StewartTrinkleLcp& lcp) {
+  group_stewart_trinkle_rows(problem, friction_edges, merge_tolerance, lcp);
+  assemble_stewart_trinkle_products(problem, lcp);
+}
+
+void assemble_stewart_trinkle_products(const ContactProblem& problem, StewartTrinkleLcp& lcp) {
+  const int nl = problem.nl, k = lcp.k, ng = lcp.ng, nu = ng + nl, nf = lcp.nf;
 
   // D = J W Jᵀ with J = [N; L; S; T] over the groups: rows iN(g) = g, iL(l) = ng + l, iS(g) = nu + g,
   // iT(g) = nu + ng + g.

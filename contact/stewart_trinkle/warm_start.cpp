@@ -55,7 +55,7 @@ bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp&
 }  // namespace
 
 bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance,
-                                    Eigen::Ref<Eigen::VectorXd> z, double& residual) {
+                                    int max_size, Eigen::Ref<Eigen::VectorXd> z, double& residual) {
   if (!guess_in_lcp_layout(problem, lcp, *this)) return false;
   const double scale = z_guess.lpNorm<Eigen::Infinity>();
   if (!(scale > 0) || !std::isfinite(scale)) return false;
@@ -75,7 +75,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, StewartTrinkl
       basis.push_back(lcp.offset_lambda + f);
   }
   const int nb = static_cast<int>(basis.size());
-  if (nb == 0) return false;
+  if (nb == 0 || nb > max_size) return false;
   lcp.need_D_of_unknowns(basis);   // z is zero off the basis
 
   grow(A_BB, A_BB_storage, nb, nb);

@@ -44,10 +44,10 @@ struct StewartTrinkleWarmStart {
   /// (ST10) for `lcp` of `problem` from its p_*_guess; needs only assemble_stewart_trinkle_rows (A is
   /// read off D). Returns true with z the accepted solution and
   /// `residual` its certificate ρ ≤ tolerance; false (z unspecified) when there is no guess or the
-  /// guessed basis does not solve the LCP.
-  /// z: lcp.size.
-  bool solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance, Eigen::Ref<Eigen::VectorXd> z,
-             double& residual);
+  /// guessed basis does not solve the LCP, or has more than `max_size` unknowns (its dense factorization,
+  /// ST12). z: lcp.size.
+  bool solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance, int max_size,
+             Eigen::Ref<Eigen::VectorXd> z, double& residual);
 };
 
 }  // namespace impetus

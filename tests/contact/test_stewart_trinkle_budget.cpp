@@ -1,0 +1,119 @@
+// The work budget of Stewart–Trinkle (stewart_trinkle.hpp, ST12) and of Lemke (lemke.hpp,
+// LemkeOptions::pivot_budget): a solve that needs more than its budget stops, falls back and says so.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "contact/solvers/lemke.hpp"
+#include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "problem_builder.hpp"
+
+namespace impetus {
+namespace {
+
+using test::kGravity;
+using test::ProblemBuilder;
+
+constexpr double kDt = 1e-3;     // s
+constexpr double kMass = 1.0;    // kg
+constexpr double kMu = 0.5;
+// Non-penetration of the fallback's answer, relative to the step's velocity scale g·dt: max_dissipation
+// meets (ST2) to its interior point's tolerance (1e-8 relative, max_dissipation.hpp), far inside this.
+constexpr double kRelative = 1e-6;
+
+/// A column of `count` point masses (3 DoF each) resting on each other and on the ground, every contact
+/// touching (φ = 0) and loaded by the weight above it: the LCP's solution has every p_N > 0, so Lemke needs
+/// at least one pivot per contact.
+const ContactProblem& column_of_masses(ProblemBuilder& b, int count) {
+  for (int i = 0; i < count; ++i) b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+  const int nv = 3 * count;
+  const auto row = [&](int axis, int upper, int lower) {
+    Eigen::RowVectorXd r = Eigen::RowVectorXd::Zero(nv);
+    r[3 * upper + axis] = 1;
+    if (lower >= 0) r[3 * lower + axis] = -1;
+    return r;
+  };
+  for (int i = 0; i < count; ++i) b.contact(row(2, i, i - 1), row(0, i, i - 1), row(1, i, i - 1), 0.0, kMu);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(nv), v_star = v;
+  for (int i = 0; i < count; ++i) v_star[3 * i + 2] = -kGravity * kDt;
+  return b.build(v, v_star);
+}
+
+/// N v⁺ + φ/dt ≥ 0 within kRelative of g·dt, and every p_N ≥ 0.
+void expect_non_penetrating(const ContactProblem& p, const ContactResult& r) {
+  const Eigen::VectorXd gap_rate = p.N * r.v_plus + p.phi / p.dt;
+  for (int c = 0; c < p.nc; ++c) {
+    EXPECT_GE(r.p_N[c], 0.0) << "contact " << c;
+    EXPECT_GE(gap_rate[c], -kRelative * kGravity * kDt) << "contact " << c;
+  }
+}
+
+TEST(LemkeBudget, AnAttemptStopsAtTheBudgetAndNoRetryStarts) {
+  // A z + q with A = I + 𝟙𝟙ᵀ (positive definite) and q = −𝟙: z = 𝟙/(n + 1) > 0, so Lemke pivots every z_i
+  // in, n pivots at least. With a budget of n/2 it must stop within it and say so.
+  const int n = 40;
+  const Eigen::MatrixXd A = Eigen::MatrixXd::Identity(n, n) + Eigen::MatrixXd::Ones(n, n);
+  const Eigen::VectorXd q = -Eigen::VectorXd::Ones(n);
+  Eigen::VectorXd z;
+  LemkeOptions options;
+  options.pivot_budget = n / 2;
+  LemkeSolver lemke(options);
+  const LemkeResult r = lemke.solve(A, q, z);
+  EXPECT_FALSE(r.solved());
+  EXPECT_TRUE(r.budget_spent);
+  EXPECT_LE(r.pivots, options.pivot_budget);
+  EXPECT_EQ(r.attempts, 1);   // no Tikhonov retry once the budget is spent
+  EXPECT_TRUE(z.allFinite());
+
+  options.pivot_budget = 0;   // no budget: the same problem is solved
+  LemkeSolver unlimited(options);
+  const LemkeResult solved = unlimited.solve(A, q, z);
+  ASSERT_TRUE(solved.solved());
+  EXPECT_FALSE(solved.budget_spent);
+  EXPECT_GE(solved.pivots, n);
+}
+
+TEST(StewartTrinkleBudget, ASpentPivotBudgetFallsBackToMaxDissipationAndSaysSo) {
+  ProblemBuilder b(kDt);
+  const ContactProblem& p = column_of_masses(b, 12);
+  StewartTrinkleOptions options;
+  options.warm_start = false;
+  options.pivot_budget = 3;   // fewer pivots than loaded contacts
+  const StewartTrinkleModel model(options);
+  ContactResult r;
+  model.solve(p, r);
+  EXPECT_EQ(r.stats.status, SolveStatus::Fallback);
+  EXPECT_NE(r.stats.message.find("pivot budget of 3"), std::string::npos) << r.stats.message;
+  EXPECT_NE(r.stats.message.find("max_dissipation"), std::string::npos) << r.stats.message;
+  expect_non_penetrating(p, r);
+  // The column carries its weight: the ground contact the whole column's, m g dt per mass.
+  EXPECT_NEAR(r.p_N[0], 12 * kMass * kGravity * kDt, kRelative * 12 * kMass * kGravity * kDt);
+
+  options.pivot_budget = 0;   // automatic: solved by Lemke
+  const StewartTrinkleModel automatic(options);
+  ContactResult solved;
+  automatic.solve(p, solved);
+  EXPECT_EQ(solved.stats.status, SolveStatus::Solved) << solved.stats.message;
+}
+
+TEST(StewartTrinkleBudget, AnLcpAboveMaxLemkeSizeFallsBackWithoutLemke) {
+  ProblemBuilder b(kDt);
+  const ContactProblem& p = column_of_masses(b, 12);   // 12 groups × (1 + 4 + 1) = 72 unknowns
+  StewartTrinkleOptions options;
+  options.max_lemke_size = 71;
+  const StewartTrinkleModel model(options);
+  ContactResult r;
+  model.solve(p, r);
+  EXPECT_EQ(r.stats.status, SolveStatus::Fallback);
+  EXPECT_NE(r.stats.message.find("72 unknowns above max_lemke_size 71"), std::string::npos) << r.stats.message;
+  expect_non_penetrating(p, r);
+
+  options.max_lemke_size = 72;
+  const StewartTrinkleModel at_size(options);
+  ContactResult solved;
+  at_size.solve(p, solved);
+  EXPECT_EQ(solved.stats.status, SolveStatus::Solved) << solved.stats.message;
+}
+
+}  // namespace
+}  // namespace impetus
