@@ -3,6 +3,7 @@
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/problem_into.hpp"
 #include "contact/stewart_trinkle/approaching_groups.hpp"
+#include "contact/stewart_trinkle/sparse_newton.hpp"
 #include "contact/stewart_trinkle/warm_start.hpp"
 
 #include <cstdio>
@@ -38,7 +39,8 @@ std::unique_ptr<ContactModel> StewartTrinkleModel::create(const ModelOptions& op
 StewartTrinkleModel::Workspace::Workspace(const StewartTrinkleOptions& options)
     : lemke_(options.lemke()),
       warm_(std::make_unique<StewartTrinkleWarmStart>()),
-      approaching_(std::make_unique<ApproachingGroups>()) {}
+      approaching_(std::make_unique<ApproachingGroups>()),
+      sparse_(std::make_unique<StewartTrinkleSparseNewton>()) {}
 
 StewartTrinkleModel::Workspace::~Workspace() = default;
 
@@ -59,32 +61,36 @@ void StewartTrinkleModel::fall_back(const ContactProblem& problem, ContactResult
   stats.message = "stewart_trinkle: " + why + "; the island solved by max_dissipation (" + outcome + ")";
 }
 
-void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
-  Workspace& ws = static_cast<Workspace&>(workspace);
-  const int nc = problem.nc, nl = problem.nl;
-  result.p_N.setZero(nc);
-  result.p_S.setZero(nc);
-  result.p_T.setZero(nc);
-  result.p_L.setZero(nl);
-  result.clear_implicit();
-  result.stats = SolverStatistics{};
-  result.v_plus = problem.v_star;
-  if (nc + nl == 0) return;
-
-  group_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
+bool StewartTrinkleModel::solve_sparse(const ContactProblem& problem, ContactResult& result, Workspace& ws,
+                                       LemkeResult& lemke) const {
   const int n = ws.lcp_.size, max_size = options_.max_lemke_size;
-  // (ST12): D = J W Jᵀ is dense over the LCP's rows, as big as A; above the size no dense method runs.
-  if (n > max_size) {
-    fall_back(problem, result, ws,
-              "LCP of " + std::to_string(n) + " unknowns above max_lemke_size " + std::to_string(max_size));
-    return;
+  // (ST13): the sparse LCP by semismooth Newton, kept only when it meets the certificate.
+  const std::string why = "LCP of " + std::to_string(n) + " unknowns above max_lemke_size " + std::to_string(max_size);
+  if (options_.sparse_iterations == 0) {
+    fall_back(problem, result, ws, why);
+    return false;
   }
-  assemble_stewart_trinkle_products(problem, ws.lcp_);
-  grow(ws.z_, ws.z_storage_, n);
+  const SparseNewtonReport newton =
+      ws.sparse_->solve(problem, ws.lcp_, options_.tolerance, options_.sparse_iterations, ws.z_);
+  if (!newton.certified) {
+    fall_back(problem, result, ws,
+              why + "; sparse Newton (ST13) not certified: " + newton.stop + " after " +
+                  std::to_string(newton.iterations) + " iterations, ρ = " + format_residual(newton.residual));
+    return false;
+  }
+  lemke.residual = newton.residual;
+  lemke.attempts = 1;
+  lemke.pivots = newton.iterations;   // Newton steps (SolverStatistics::iterations)
+  return true;
+}
+
+bool StewartTrinkleModel::solve_dense(const ContactProblem& problem, ContactResult& result, Workspace& ws,
+                                      LemkeResult& lemke) const {
+  const int n = ws.lcp_.size, max_size = options_.max_lemke_size;
   const int budget = options_.pivot_budget > 0 ? options_.pivot_budget : 100 * n + 500;
   int pivots_left = budget;
-  LemkeResult lemke;
   double warm_residual = 0;
+  assemble_stewart_trinkle_products(problem, ws.lcp_);
   if (options_.warm_start && ws.warm_->solve(problem, ws.lcp_, options_.tolerance, max_size, ws.z_, warm_residual)) {
     lemke.residual = warm_residual;   // (ST10): the last active set still solves (ST6); no pivot
     lemke.attempts = 1;
@@ -101,7 +107,7 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
       fall_back(problem, result, ws,
                 "the pivot budget of " + std::to_string(budget) + " was spent before the whole LCP (" +
                     std::to_string(n) + " unknowns)");
-      return;
+      return false;
     } else {
       ws.lcp_.need_all_D();
       assemble_stewart_trinkle_matrix(ws.lcp_);
@@ -112,7 +118,7 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
         fall_back(problem, result, ws,
                   "Lemke spent the pivot budget of " + std::to_string(budget) + " (" + std::to_string(n) +
                       " unknowns; best ρ = " + format_residual(lemke.residual) + ")");
-        return;
+        return false;
       }
       if (by_groups) {
         const int pivots = restricted.pivots + lemke.pivots;
@@ -124,6 +130,28 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
       }
     }
   }
+  return true;
+}
+
+void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
+  Workspace& ws = static_cast<Workspace&>(workspace);
+  const int nc = problem.nc, nl = problem.nl;
+  result.p_N.setZero(nc);
+  result.p_S.setZero(nc);
+  result.p_T.setZero(nc);
+  result.p_L.setZero(nl);
+  result.clear_implicit();
+  result.stats = SolverStatistics{};
+  result.v_plus = problem.v_star;
+  if (nc + nl == 0) return;
+
+  group_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
+  const int n = ws.lcp_.size, max_size = options_.max_lemke_size;
+  // (ST12): D = J W Jᵀ is dense over the LCP's rows, as big as A; above the size no dense method runs, and
+  // the LCP is solved sparse (ST13).
+  grow(ws.z_, ws.z_storage_, n);
+  LemkeResult lemke;
+  if (!(n > max_size ? solve_sparse(problem, result, ws, lemke) : solve_dense(problem, result, ws, lemke))) return;
 
   // (ST8) per group, shared among its members (ST9); then v⁺ = v* + W Jᵀ [p_N; p_L; p_S; p_T] over
   // the groups (J holds the leaders' rows, equal to their members').

@@ -106,6 +106,8 @@
 // piles of a thousand bodies): status Fallback, counted, its message saying which limit was hit and how
 // max_dissipation's own solve ended. Its v⁺ is not an answer of (ST6) (the cone, not the pyramid) but of
 // the same impulse-velocity step with the same gaps, so non-penetration (ST2) and (ST3) still hold.
+// Before that fallback an LCP above the size is solved sparse (sparse_newton.hpp, ST13), and kept when it
+// meets the same certificate: then it is Solved, an exact answer of (ST6) like Lemke's.
 #pragma once
 
 #include <memory>
@@ -154,6 +156,10 @@ struct StewartTrinkleOptions {
   /// Tikhonov retries. Spent without a certified answer: the fallback (ST12). 0: automatic, 100·n + 500
   /// for n unknowns of the whole LCP (five attempts at the automatic cap 20·n + 100 of one). Range ≥ 0.
   int pivot_budget = 0;
+  /// Newton steps of the sparse method (ST13) that solves an LCP above max_lemke_size, each a sparse LU of
+  /// the Newton matrix: its work budget. Not certified within it: the fallback (ST12). Default 30; range
+  /// 0 … 10⁴ (0: no sparse method, every large island falls back).
+  int sparse_iterations = 30;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);
@@ -232,6 +238,7 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
 
 struct StewartTrinkleWarmStart;
 struct ApproachingGroups;
+struct StewartTrinkleSparseNewton;
 
 /// The groups (ST9), the friction blocks, the pyramid's edges and the layout of z: what fixes the LCP's size
 /// n = lcp.size, before any product with W.
@@ -270,12 +277,17 @@ class StewartTrinkleModel final : public ContactModel {
     StewartTrinkleLcp lcp_;
     std::unique_ptr<StewartTrinkleWarmStart> warm_;
     std::unique_ptr<ApproachingGroups> approaching_;   // (ST11)
+    std::unique_ptr<StewartTrinkleSparseNewton> sparse_;   // (ST13)
     // Grow-only scratch (contact/solvers/grow_only.hpp): LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
     VectorView z_{nullptr, 0}, p_J_{nullptr, 0}, impulse_{nullptr, 0}, dv_{nullptr, 0};
     Eigen::VectorXd z_storage_, p_J_storage_, impulse_storage_, dv_storage_;
     Eigen::VectorXd q_lemke_, z_lemke_;        // the whole LCP's q and Lemke's solution (Lemke takes VectorXd)
     std::unique_ptr<ContactWorkspace> fallback_;   // fallback_'s buffers (ST12)
   };
+  /// z of (ST6) into ws.z_ and its outcome into `lemke`: sparse (ST13) above max_lemke_size, else the warm
+  /// start (ST10), the groups (ST11) and Lemke. False when the island fell back (ST12): `result` is final.
+  bool solve_sparse(const ContactProblem& problem, ContactResult& result, Workspace& ws, LemkeResult& lemke) const;
+  bool solve_dense(const ContactProblem& problem, ContactResult& result, Workspace& ws, LemkeResult& lemke) const;
   /// (ST12): the island under max_dissipation, with `why` the Stewart–Trinkle solve's account.
   void fall_back(const ContactProblem& problem, ContactResult& result, Workspace& ws, const std::string& why) const;
   StewartTrinkleOptions options_;
