@@ -143,22 +143,23 @@ void Controller::compute(double t, double dt, const Measurement& measured, Inver
     source_->evaluate(t, measured, source_memory_, call.q_des, call.qd_des, call.qdd_des);
   else
     trajectory_.evaluate(t, call.q_des, call.qd_des, call.qdd_des);
-  const Eigen::VectorXd e = call.q_des - q, e_dot = call.qd_des - qd;
-  integral_ += dt * settings_.rate * e;
-  const Eigen::VectorXd feedback = settings_.kp * e + settings_.kd * e_dot + settings_.ki * integral_;
+  e_ = call.q_des - q;
+  e_dot_ = call.qd_des - qd;
+  integral_ += dt * settings_.rate * e_;
+  feedback_ = settings_.kp * e_ + settings_.kd * e_dot_ + settings_.ki * integral_;
   call.stats = {};
   call.fallbacks = 0;
   call.saturated = 0;
   call.effort_rounds = 0;
   if (!solver_) {   // pid: the feedback alone (seed 004 Fig. 10)
-    call.tau = feedback;
+    call.tau = feedback_;
     call.qd_target = call.qd_des;
     call.p_N.resize(0);
     call.p_S.resize(0);
     call.p_T.resize(0);
   } else {
-    problem->qd_des = qd + dt * (call.qdd_des + feedback);   // Eqs. 38–39
-    if (source_) make_sticking_consistent(*problem, problem->qd_des);
+    problem->qd_des = qd + dt * (call.qdd_des + feedback_);   // Eqs. 38–39
+    if (source_) make_sticking_consistent(*problem, problem->qd_des, sticking_);
     call.qd_target = problem->qd_des;
     effort_limits_.solve(*solver_, *problem, solution_);
     call.stats = solution_.stats;

@@ -18,6 +18,7 @@
 
 #include "control/inverse_dynamics/effort_limits.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
+#include "control/sticking_target.hpp"
 #include "control/trajectory.hpp"
 #include "control/trajectory_source.hpp"
 
@@ -95,6 +96,9 @@ class Controller {
   EffortLimits effort_limits_;              // every ID variant's call under problem->effort
   Eigen::VectorXd integral_;                // ∫e (rad·s)
   InverseDynamicsSolution solution_;
+  // Per-call scratch (no allocation once warm): e, ė, the feedback, and the sticking target's workspace.
+  Eigen::VectorXd e_, e_dot_, feedback_;
+  StickingTargetWorkspace sticking_;
 };
 
 }  // namespace impetus

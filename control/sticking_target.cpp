@@ -9,25 +9,60 @@ namespace {
 // directions and lever arms of a few dm, so its independent rows have singular values ≥ ~1e-2.
 constexpr double kRankTolerance = 1e-10;
 
+/// y = argmin ‖A y − b‖ of least norm from ws.cod = COD(A): Eigen's CompleteOrthogonalDecomposition::solve
+/// step for step (so its bits) in the workspace's vectors, since solve() allocates its temporaries.
+void least_squares(const Eigen::VectorXd& b, StickingTargetWorkspace& ws) {
+  const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod = ws.cod;
+  const Eigen::Index rank = cod.rank(), cols = cod.cols();
+  Eigen::VectorXd& x = ws.unpermuted;
+  x.resize(cols);
+  if (rank == 0) {
+    x.setZero();
+  } else {
+    ws.c = b;                                                       // c = Qᵀb
+    ws.c.applyOnTheLeft(cod.householderQ().setLength(rank).adjoint());
+    x.head(rank) = cod.matrixT().topLeftCorner(rank, rank).triangularView<Eigen::Upper>().solve(ws.c.head(rank));
+    if (rank < cols) {                                              // x = Zᵀ [x_rank; 0]
+      x.tail(cols - rank).setZero();
+      ws.householder.resize(cols);
+      for (Eigen::Index k = 0; k < rank; ++k) {
+        if (k != rank - 1) x.row(k).swap(x.row(rank - 1));
+        x.segment(rank - 1, cols - rank + 1)
+            .applyHouseholderOnTheLeft(cod.matrixQTZ().row(k).tail(cols - rank).adjoint(), cod.zCoeffs()(k),
+                                       ws.householder.data());
+        if (k != rank - 1) x.row(k).swap(x.row(rank - 1));
+      }
+    }
+  }
+  ws.y = cod.colsPermutation() * x;   // out of place: in place, the permutation allocates a mask
+}
+
 }  // namespace
 
-void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des) {
+void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des,
+                              StickingTargetWorkspace& ws) {
   if (!problem.contact || problem.contact->nc == 0) return;
   const ContactProblem& c = *problem.contact;
-  Eigen::MatrixXd J(3 * c.nc, c.nv);
-  J << Eigen::MatrixXd(c.N), Eigen::MatrixXd(c.S), Eigen::MatrixXd(c.T);
-  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeFullV);
-  const Eigen::VectorXd& sigma = svd.singularValues();
+  ws.J.setZero(3 * c.nc, c.nv);   // [N; S; T] dense
+  const SparseRows* blocks[3] = {&c.N, &c.S, &c.T};
+  for (int b = 0; b < 3; ++b)
+    for (int r = 0; r < c.nc; ++r)
+      for (SparseRows::InnerIterator it(*blocks[b], r); it; ++it) ws.J(b * c.nc + r, it.col()) = it.value();
+  ws.svd.compute(ws.J, Eigen::ComputeFullV);
+  const Eigen::VectorXd& sigma = ws.svd.singularValues();
   int rank = 0;
   while (rank < sigma.size() && sigma[rank] > kRankTolerance * sigma[0]) ++rank;
   if (rank == c.nv) {   // J v = 0 only at v = 0 (a robot held at every coordinate, e.g. fallen on many contacts)
     qd_des.setZero();
     return;
   }
-  const Eigen::MatrixXd Z = svd.matrixV().rightCols(c.nv - rank);
-  Eigen::MatrixXd PZ(qd_des.size(), Z.cols());
-  for (int a = 0; a < qd_des.size(); ++a) PZ.row(a) = Z.row(problem.actuated[a]);
-  qd_des = PZ * PZ.completeOrthogonalDecomposition().solve(qd_des);
+  // Z = the last nv − rank columns of V; P Z its rows at the driven coordinates.
+  const int nz = c.nv - rank;
+  ws.PZ.resize(qd_des.size(), nz);
+  for (int a = 0; a < qd_des.size(); ++a) ws.PZ.row(a) = ws.svd.matrixV().row(problem.actuated[a]).tail(nz);
+  ws.cod.compute(ws.PZ);
+  least_squares(qd_des, ws);
+  qd_des.noalias() = ws.PZ * ws.y;
 }
 
 }  // namespace impetus

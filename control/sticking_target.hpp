@@ -28,8 +28,20 @@
 
 namespace impetus {
 
+/// The buffers of make_sticking_consistent, held by its caller from call to call: while the problem's sizes
+/// (contacts, rank of J) repeat, a call allocates nothing.
+struct StickingTargetWorkspace {
+  Eigen::MatrixXd J, PZ;
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd;
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+  // The least-squares solve by the COD's factors (cod.solve() allocates its temporaries): Qᵀq̇_des, the
+  // solution before the column permutation, y, and one coefficient of Householder workspace.
+  Eigen::VectorXd c, unpermuted, y, householder;
+};
+
 /// Replaces qd_des (na, problem.actuated's order) by q̇* above; unchanged when the problem holds no contact,
 /// zero when its contacts hold every coordinate (null(J) = {0}).
-void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des);
+void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des,
+                              StickingTargetWorkspace& ws);
 
 }  // namespace impetus

@@ -90,6 +90,23 @@ void select_contacts(const ContactProblem& from, const std::vector<int>& rows, C
 
 }  // namespace
 
+void ControlStage::PendingTorques::pop_front() {
+  first_ = (first_ + 1) % static_cast<int>(ring_.size());
+  --count_;
+}
+
+void ControlStage::PendingTorques::push_back(long step, const Eigen::VectorXd& tau) {
+  if (count_ == static_cast<int>(ring_.size())) {   // full: the entries in order, then one more
+    std::rotate(ring_.begin(), ring_.begin() + first_, ring_.end());
+    first_ = 0;
+    ring_.emplace_back();
+  }
+  std::pair<long, Eigen::VectorXd>& entry = ring_[(first_ + count_) % ring_.size()];
+  entry.first = step;
+  entry.second = tau;
+  ++count_;
+}
+
 ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), dt_(dt), scratch_(model) {
   for (const ControllerSpec& spec : model.controllers) {
     Slot slot(spec);
@@ -120,7 +137,8 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
   }
   if (!cp) {   // the tree touches nothing: its own problem, without contacts
     lone_.dt = dt_;
-    lone_.clear_rows(tree.nv);
+    // Its rows are never filled: cleared once (clearing again reallocates Eigen's empty sparse rows).
+    if (lone_.nv != tree.nv) lone_.clear_rows(tree.nv);
     lone_.nv = tree.nv;
     lone_.systems.assign(1, SystemBlock{0, tree.nv, &scratch_.M_eff[slot.spec->tree], &scratch_.M_llt[slot.spec->tree]});
     lone_.v.setZero(tree.nv);   // v⁻ is not read by the ID variants (v* carries it)
@@ -149,8 +167,9 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
   problem.actuated.resize(slot.v_index.size());
   for (std::size_t a = 0; a < slot.v_index.size(); ++a) problem.actuated[a] = offset + slot.v_index[a] - tree.v_offset;
   problem.effort = Eigen::Map<const Eigen::VectorXd>(slot.effort.data(), static_cast<Eigen::Index>(slot.effort.size()));
-  problem.sensed.resize(0);
-  if (slot.spec->settings.type == "id_sensed") {
+  if (slot.spec->settings.type != "id_sensed") {
+    problem.sensed.resize(0);
+  } else {
     problem.sensed.setZero(3 * cp->nc);
     for (int r = 0; r < cp->nc; ++r)
       if (auto it = sensed.find(cp->keys[r]); it != sensed.end()) {
@@ -163,7 +182,11 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
 
 ControlMemory ControlStage::memory() const {
   ControlMemory memory{step_, applied_before_, {}};
-  for (const Slot& slot : slots_) memory.slots.push_back({slot.held, slot.has_tau, slot.pending, slot.controller.memory()});
+  for (const Slot& slot : slots_) {
+    std::deque<std::pair<long, Eigen::VectorXd>> pending;
+    for (int i = 0; i < slot.pending.size(); ++i) pending.push_back(slot.pending[i]);
+    memory.slots.push_back({slot.held, slot.has_tau, std::move(pending), slot.controller.memory()});
+  }
   return memory;
 }
 
@@ -187,7 +210,8 @@ void ControlStage::restore(const ControlMemory& memory) {
     const ControlMemory::Slot& m = memory.slots[s];
     slot.held = m.held;
     slot.has_tau = m.has_tau;
-    slot.pending = m.pending;
+    slot.pending.clear();
+    for (const auto& [step, tau] : m.pending) slot.pending.push_back(step, tau);
     slot.controller.restore(m.controller);
   }
 }
@@ -201,7 +225,6 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
   data.tau_control.setZero(model_.multibody.nv);
 
   bool prediction_built = false;
-  InverseDynamicsProblem problem;
   for (std::size_t s = 0; s < slots_.size(); ++s) {
     Slot& slot = slots_[s];
     ControlStepRecord& record = data.control[s];
@@ -224,8 +247,8 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
           assemble_contact_problems(model_, state, dt_, applied, scratch_, Compliance::Rigid);
           prediction_built = true;
         }
-        build_problem(slot, state.t, settings.sensed_lag == 2 ? applied_before_ : applied, problem);
-        id = &problem;
+        build_problem(slot, state.t, settings.sensed_lag == 2 ? applied_before_ : applied, problem_);
+        id = &problem_;
       }
       const Eigen::Isometry3d X_WB = base_pose(model_.multibody, slot.spec->tree, state.q);
       const bool measures_contacts = id && slot.spec->source;
@@ -238,7 +261,7 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
       record.normal_force = failed ? std::numeric_limits<double>::quiet_NaN()
                             : record.call.p_N.size() > 0 ? record.call.p_N.sum() / dt_
                                                          : 0.0;
-      if (!failed) slot.pending.emplace_back(step_ + settings.lag, record.call.tau);
+      if (!failed) slot.pending.push_back(step_ + settings.lag, record.call.tau);
     } else {
       record.status = "held";
     }

@@ -61,6 +61,23 @@ class ControlStage {
   void restore(const ControlMemory& memory);
 
  private:
+  /// (apply at step, τ) of lagged calls, oldest first: a ring whose entries keep their storage (at most
+  /// lag + 1 are pending), so that a call allocates nothing once warm — a std::deque allocates a node every
+  /// few pushes and a copy of τ every push.
+  class PendingTorques {
+   public:
+    bool empty() const { return count_ == 0; }
+    int size() const { return count_; }
+    const std::pair<long, Eigen::VectorXd>& operator[](int i) const { return ring_[(first_ + i) % ring_.size()]; }
+    const std::pair<long, Eigen::VectorXd>& front() const { return (*this)[0]; }
+    void pop_front();
+    void push_back(long step, const Eigen::VectorXd& tau);   // grows the ring when it is full
+    void clear() { first_ = count_ = 0; }
+
+   private:
+    std::vector<std::pair<long, Eigen::VectorXd>> ring_;
+    int first_ = 0, count_ = 0;
+  };
   struct Slot {
     explicit Slot(const ControllerSpec& s) : spec(&s), controller(s.settings, s.trajectory, s.source) {}
     const ControllerSpec* spec = nullptr;
@@ -69,7 +86,7 @@ class ControlStage {
     std::vector<double> effort;                   // (na) URDF effort limit, 0: none
     Eigen::VectorXd held;                         // (na) τ applied (N·m or N)
     bool has_tau = false;
-    std::deque<std::pair<long, Eigen::VectorXd>> pending;   // (apply at step, τ) of lagged calls
+    PendingTorques pending;
   };
   void build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
 
@@ -84,6 +101,7 @@ class ControlStage {
   std::vector<int> kept_;                         // rows of the island's problem in selected_
   std::vector<int> touching_;                     // model links with a closed, non-arriving contact (Measurement)
   Eigen::VectorXd q_, qd_;
+  InverseDynamicsProblem problem_;                // the call's ID problem (its buffers kept from call to call)
 };
 
 }  // namespace impetus

@@ -17,19 +17,19 @@ bool eliminate(ActuatedElimination& elimination, const InverseDynamicsProblem& p
 
 void IdNoContact::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   if (!eliminate(elimination_, problem, solution)) return;
-  const Eigen::VectorXd p = Eigen::VectorXd::Zero(3 * elimination_.nc());
-  split_impulses(p, elimination_.nc(), solution);
-  elimination_.torque(p, solution.tau);
-  elimination_.velocity(p, solution.v_plus);
+  p_.setZero(3 * elimination_.nc());
+  split_impulses(p_, elimination_.nc(), solution);
+  elimination_.torque(p_, solution.tau);
+  elimination_.velocity(p_, solution.v_plus);
 }
 
 void IdSensed::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   if (!eliminate(elimination_, problem, solution)) return;
-  Eigen::VectorXd p = Eigen::VectorXd::Zero(3 * elimination_.nc());
-  if (problem.sensed.size() == p.size()) p = problem.sensed;
-  split_impulses(p, elimination_.nc(), solution);
-  elimination_.torque(p, solution.tau);
-  elimination_.velocity(p, solution.v_plus);
+  p_.setZero(3 * elimination_.nc());
+  if (problem.sensed.size() == p_.size()) p_ = problem.sensed;
+  split_impulses(p_, elimination_.nc(), solution);
+  elimination_.torque(p_, solution.tau);
+  elimination_.velocity(p_, solution.v_plus);
 }
 
 }  // namespace impetus

@@ -17,6 +17,7 @@ class IdNoContact final : public InverseDynamicsSolver {
 
  private:
   ActuatedElimination elimination_;
+  Eigen::VectorXd p_;   // [p_N; p_S; p_T] of the call, kept from call to call
 };
 
 class IdSensed final : public InverseDynamicsSolver {
@@ -27,6 +28,7 @@ class IdSensed final : public InverseDynamicsSolver {
 
  private:
   ActuatedElimination elimination_;
+  Eigen::VectorXd p_;   // [p_N; p_S; p_T] of the call, kept from call to call
 };
 
 }  // namespace impetus

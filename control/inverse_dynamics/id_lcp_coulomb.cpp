@@ -17,11 +17,14 @@ void IdLcpCoulomb::solve(const InverseDynamicsProblem& problem, InverseDynamicsS
   const int nz = edges_.nz(), nf = edges_.nf, k = edges_.k, n = nz + nf;
 
   // (LC3): the N/F blocks are Bᵀ D B with D = J K Jᵀ, q = Bᵀ J v_c + [φ/dt; 0].
-  DB_ = elimination_.D() * edges_.B;
+  DB_.noalias() = elimination_.D() * edges_.B;
+  BtDB_.noalias() = edges_.B.transpose() * DB_;
   A_.setZero(n, n);
-  A_.topLeftCorner(nz, nz) = edges_.B.transpose() * DB_;
+  A_.topLeftCorner(nz, nz) = BtDB_;
+  Jv_c_.noalias() = elimination_.J() * elimination_.v_c();
+  BtJv_c_.noalias() = edges_.B.transpose() * Jv_c_;
   q_.setZero(n);
-  q_.head(nz) = edges_.B.transpose() * (elimination_.J() * elimination_.v_c());
+  q_.head(nz) = BtJv_c_;
   q_.head(nc) += cp.phi / cp.dt;
   // Balance (ST7): a = mean diag(N K Nᵀ); with a fully actuated robot on static ground it is 0, and the
   // scale of the whole matrix takes its place. Without contacts (n = 0) nothing is balanced.
@@ -37,7 +40,7 @@ void IdLcpCoulomb::solve(const InverseDynamicsProblem& problem, InverseDynamicsS
   const LemkeResult result = n > 0 ? lemke_.solve(A_, q_, z_) : LemkeResult{};
   set_lemke_statistics(result, solution.stats, solution.fallbacks);
 
-  p_ = edges_.B * z_.head(nz);
+  p_.noalias() = edges_.B * z_.head(nz);
   split_impulses(p_, nc, solution);
   elimination_.torque(p_, solution.tau);
   elimination_.velocity(p_, solution.v_plus);

@@ -47,8 +47,8 @@ class IdLcpCoulomb final : public InverseDynamicsSolver {
   LemkeSolver lemke_;
   ActuatedElimination elimination_;
   FrictionEdges edges_;
-  Eigen::MatrixXd A_, DB_;
-  Eigen::VectorXd q_, z_, p_;
+  Eigen::MatrixXd A_, DB_, BtDB_;
+  Eigen::VectorXd q_, z_, p_, Jv_c_, BtJv_c_;   // BtDB_, Jv_c_, BtJv_c_: products evaluated apart, as temporaries
 };
 
 }  // namespace impetus

@@ -81,6 +81,11 @@ class ActuatedElimination {
   Eigen::MatrixXd Minv_Pt_, J_, Y_, KJt_, T_tau_, D_;
   Eigen::LLT<Eigen::MatrixXd> G_llt_;
   Eigen::VectorXd tau_c_, v_c_, col_;
+  // build()'s scratch, kept so that a call allocates nothing while the sizes repeat: a unit vector and a
+  // row of J (nv), G, P v* − q̇_des's residual, P Y, and the products M⁻¹Pᵀτ_c (nv) and M⁻¹Pᵀ T_τ, each
+  // evaluated apart and then added, as the temporaries they replace (so the same bits).
+  Eigen::VectorXd unit_, row_, residual_, Minv_Pt_tau_;
+  Eigen::MatrixXd G_, PY_, Minv_Pt_T_;
 };
 
 }  // namespace impetus

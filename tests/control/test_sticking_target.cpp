@@ -33,8 +33,9 @@ constexpr double kRound = 1e-14;
 TEST(StickingTarget, AnInconsistentTargetBecomesTheNearestConsistentOne) {
   TwoFeet feet;
   Eigen::VectorXd qd(2);
+  StickingTargetWorkspace ws;
   qd << 0.3, -0.1;
-  make_sticking_consistent(feet.problem, qd);
+  make_sticking_consistent(feet.problem, qd, ws);
   EXPECT_NEAR(qd[0], 0.1, kRound);
   EXPECT_NEAR(qd[1], 0.1, kRound);
 }
@@ -42,8 +43,9 @@ TEST(StickingTarget, AnInconsistentTargetBecomesTheNearestConsistentOne) {
 TEST(StickingTarget, AConsistentTargetIsUnchanged) {
   TwoFeet feet;
   Eigen::VectorXd qd(2);
+  StickingTargetWorkspace ws;
   qd << 0.25, 0.25;
-  make_sticking_consistent(feet.problem, qd);
+  make_sticking_consistent(feet.problem, qd, ws);
   EXPECT_NEAR(qd[0], 0.25, kRound);
   EXPECT_NEAR(qd[1], 0.25, kRound);
 }
@@ -59,8 +61,9 @@ TEST(StickingTarget, ContactsHoldingEveryCoordinateLeaveOnlyRest) {
   feet.contact.S = rows(S);
   feet.contact.T = rows(Eigen::MatrixXd::Zero(3, 3));
   Eigen::VectorXd qd(2);
+  StickingTargetWorkspace ws;
   qd << 0.3, -0.1;
-  make_sticking_consistent(feet.problem, qd);
+  make_sticking_consistent(feet.problem, qd, ws);
   EXPECT_EQ(qd[0], 0.0);
   EXPECT_EQ(qd[1], 0.0);
 }
@@ -72,10 +75,35 @@ TEST(StickingTarget, WithoutContactsTheTargetIsUnchanged) {
   problem.contact = &none;
   problem.actuated = {1, 2};
   Eigen::VectorXd qd(2);
+  StickingTargetWorkspace ws;
   qd << 0.3, -0.1;
-  make_sticking_consistent(problem, qd);
+  make_sticking_consistent(problem, qd, ws);
   EXPECT_EQ(qd[0], 0.3);
   EXPECT_EQ(qd[1], -0.1);
+}
+
+TEST(StickingTarget, OneWorkspaceServesProblemsOfDifferentSizesWithAFreshOnesBits) {
+  // The workspace only holds buffers: two feet (null(J) of dimension 1), one foot on leg 1 (dimension 2), two
+  // feet again, all through one workspace, give bit for bit what a fresh workspace gives each.
+  TwoFeet two;
+  TwoFeet one;
+  one.contact.nc = 1;
+  Eigen::MatrixXd S(1, 3);
+  S << 1, 1, 0;
+  one.contact.N = rows(Eigen::MatrixXd::Zero(1, 3));
+  one.contact.S = rows(S);
+  one.contact.T = rows(Eigen::MatrixXd::Zero(1, 3));
+  StickingTargetWorkspace shared;
+  for (const InverseDynamicsProblem* problem : {&two.problem, &one.problem, &two.problem}) {
+    Eigen::VectorXd qd(2), qd_fresh(2);
+    qd << 0.3, -0.1;
+    qd_fresh = qd;
+    StickingTargetWorkspace fresh;
+    make_sticking_consistent(*problem, qd, shared);
+    make_sticking_consistent(*problem, qd_fresh, fresh);
+    EXPECT_EQ(qd[0], qd_fresh[0]);
+    EXPECT_EQ(qd[1], qd_fresh[1]);
+  }
 }
 
 }  // namespace
