@@ -159,12 +159,7 @@ void Controller::compute(double t, double dt, const Measurement& measured, Inver
     call.p_T.resize(0);
   } else {
     problem->qd_des = qd + dt * (call.qdd_des + feedback_);   // Eqs. 38–39
-    // QP,∞ holds every contact sticking: a target the sticking contacts forbid (a grasp's feedback closing
-    // the fingers onto the rigid box) leaves Stage I a Lemke ray or a μ_∞ squeeze the simulator never
-    // applies (arm7_grasp box_noslip: 260 of 800 calls failed, Σ f_N predicted 706 N against 26 N, box
-    // dropped at 0.74 s). Seed 004 §4.5: the nearest target they allow (sticking_target.hpp).
-    if (source_ || (settings_.type == "id_qp_noslip"))
-      make_sticking_consistent(*problem, problem->qd_des, sticking_);
+    if (source_) make_sticking_consistent(*problem, problem->qd_des, sticking_);
     call.qd_target = problem->qd_des;
     effort_limits_.solve(*solver_, *problem, solution_);
     call.stats = solution_.stats;
