@@ -348,15 +348,7 @@ bool MaxDissipationModel::stop_solve_sparse(Buffers& ws, const ContactProblem& p
     if (!(d > 0)) return false;
     largest = std::max(largest, d);
   }
-  const int* outer = ws.stop_Hs_.outerIndexPtr();
-  const int* inner = ws.stop_Hs_.innerIndexPtr();
-  const int nnz = static_cast<int>(ws.stop_Hs_.nonZeros());
-  if (!std::equal(outer, outer + nv + 1, ws.stop_outer_.begin(), ws.stop_outer_.end()) ||
-      !std::equal(inner, inner + nnz, ws.stop_inner_.begin(), ws.stop_inner_.end())) {
-    ws.stop_ldlt_.analyse(ws.stop_Hs_);
-    ws.stop_outer_.assign(outer, outer + nv + 1);
-    ws.stop_inner_.assign(inner, inner + nnz);
-  }
+  ws.stop_ldlt_.analyse_if_changed(ws.stop_Hs_);
   ws.stop_sign_.assign(nv, 1);
   // A pivot below kStopRank² of the largest diagonal entry (the dense test's ratio, squared: D holds the
   // squares of the Cholesky diagonal) is regularized by the factorization (QD1), and then no stop is sought.

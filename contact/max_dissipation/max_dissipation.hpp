@@ -246,7 +246,7 @@ class MaxDissipationModel final : public ContactModel {
     Eigen::SparseMatrix<double, Eigen::RowMajor> stop_J_;
     Eigen::SparseMatrix<double> stop_Hs_;
     QuasidefiniteLdlt stop_ldlt_;
-    std::vector<int> stop_rows_, stop_outer_, stop_inner_;   // 𝒜's rows of the program; the analysed pattern
+    std::vector<int> stop_rows_;   // 𝒜's rows of the program
     std::vector<signed char> stop_sign_;
   };
   /// The workspace (ContactWorkspace): Buffers per island structure (contact/workspace_by_structure.hpp), so

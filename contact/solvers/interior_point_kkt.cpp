@@ -182,22 +182,9 @@ void InteriorPointKkt::assemble() {
   lp_w2_.setOnes(layout_.n_lp());
   last_.assign(nK_, 0);   // the budgets' dense rows go last
   for (int j = 0; j < layout_.nbud; ++j) last_[oz_ + layout_.budget(j)] = 1;
-  // The symbolic analysis reads the pattern and `last` alone: a program of the same structure as
-  // the last one analysed (a resting island, step after step) reuses it.
-  const int* outer = K_.outerIndexPtr();
-  const int* inner = K_.innerIndexPtr();
-  const bool same_pattern = analysed_ && analysed_outer_.size() == static_cast<std::size_t>(nK_ + 1) &&
-                            analysed_inner_.size() == static_cast<std::size_t>(K_.nonZeros()) &&
-                            std::equal(analysed_outer_.begin(), analysed_outer_.end(), outer) &&
-                            std::equal(analysed_inner_.begin(), analysed_inner_.end(), inner) &&
-                            analysed_last_ == last_;
-  if (!same_pattern) {
-    ldlt_.analyse(K_, last_);
-    analysed_outer_.assign(outer, outer + nK_ + 1);
-    analysed_inner_.assign(inner, inner + K_.nonZeros());
-    analysed_last_ = last_;
-    analysed_ = true;
-  }
+  // A program of the same structure as the last one analysed (a resting island, step after step) reuses
+  // the symbolic analysis.
+  ldlt_.analyse_if_changed(K_, last_);
 }
 
 bool InteriorPointKkt::factor(const ConeScaling& W) {

@@ -134,12 +134,8 @@ class InteriorPointKkt {
   std::vector<int> diag_pos_;             // (nK)
   std::vector<int> w2_pos_;               // positions of −W²'s lower entries: LP rows, then each cone's 6
   std::vector<signed char> sign_;         // (nK) +1 on p, −1 on y and z
-  QuasidefiniteLdlt ldlt_;
-  // The pattern ldlt_ was analysed for (K's column starts and row indices, and the rows it
-  // eliminates last): setup() skips the analysis while a program keeps it.
-  std::vector<int> analysed_outer_, analysed_inner_;
-  std::vector<char> analysed_last_, last_;
-  bool analysed_ = false;
+  QuasidefiniteLdlt ldlt_;                // analysed again only when K's pattern or last_ changes
+  std::vector<char> last_;                // the rows eliminated last: the budgets' dense rows
 
   Eigen::VectorXd lp_w2_;                 // W² of the linear rows, last factor()
   std::vector<Eigen::Matrix3d> W2_cone_;  // W² of the cones, last factor()

@@ -25,6 +25,23 @@ constexpr Relaxation kRelax[] = {{4, 1.0}, {16, 0.8}, {48, 0.1}, {1 << 30, 0.05}
 
 }  // namespace
 
+void QuasidefiniteLdlt::analyse_if_changed(const Matrix& K, const std::vector<char>& last) {
+  const int* outer = K.outerIndexPtr();
+  const int* inner = K.innerIndexPtr();
+  const long nnz = K.nonZeros();
+  const bool same_pattern = analysed_ && analysed_outer_.size() == static_cast<std::size_t>(K.cols() + 1) &&
+                            analysed_inner_.size() == static_cast<std::size_t>(nnz) &&
+                            std::equal(analysed_outer_.begin(), analysed_outer_.end(), outer) &&
+                            std::equal(analysed_inner_.begin(), analysed_inner_.end(), inner) &&
+                            analysed_last_ == last;
+  if (same_pattern) return;
+  analyse(K, last);
+  analysed_outer_.assign(outer, outer + K.cols() + 1);
+  analysed_inner_.assign(inner, inner + nnz);
+  analysed_last_ = last;
+  analysed_ = true;
+}
+
 void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) {
   n_ = static_cast<int>(K.rows());
   const int n = n_;

@@ -56,6 +56,9 @@ class QuasidefiniteLdlt {
   /// stored). Indices flagged in `last` (n or empty) are eliminated after all others: dense rows,
   /// which a minimum-degree ordering would otherwise turn into a dense clique.
   void analyse(const Matrix& K, const std::vector<char>& last = {});
+  /// analyse(K, last) unless K's pattern and `last` are those of the last analysis (a resting island's
+  /// program, step after step, keeps them): the analysis reads nothing else.
+  void analyse_if_changed(const Matrix& K, const std::vector<char>& last = {});
   /// Numeric factorization with the pivot signs `sign` (n, ±1). ε_d and δ_d of (QD1) are absolute.
   /// Returns false when a pivot is not finite.
   bool factor(const Matrix& K, const std::vector<signed char>& sign, double epsilon, double delta);
@@ -90,6 +93,10 @@ class QuasidefiniteLdlt {
   mutable Eigen::VectorXd work_, gather_;
   int regularized_ = 0;
   double flops_ = 0;
+  // The pattern of the last analysis (K's column starts and row indices, and `last`).
+  std::vector<int> analysed_outer_, analysed_inner_;
+  std::vector<char> analysed_last_;
+  bool analysed_ = false;
 };
 
 }  // namespace impetus
