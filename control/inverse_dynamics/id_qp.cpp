@@ -296,6 +296,7 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     const double kappa_c_kept = kappa_c_, kappa_kept = report_.kappa;
     if (solve_budget_root(cp, c, z, result, solution)) {
       converged = true;
+      stage_one_convex_ = false;
     } else {   // as if not tried
       z = z_kept, x_ = x_kept, q_ = q_kept, g_ = g_kept, gp_ = gp_kept, solution.tau = tau_kept, A_ = A_kept;
       kappa_c_ = kappa_c_kept, report_.kappa = kappa_kept;
@@ -343,9 +344,22 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   if (options_.stage_two && result.solved() && nz > 0 && !problem.actuated.empty())
     if (!stage_two(problem, cp, solution.stats) && report_.stage_two_run) ++solution.fallbacks;
 
-  split_impulses(p_, nc, solution);
   elimination_.torque(p_, solution.tau);
   elimination_.velocity(p_, solution.v_plus);
+  // (QP16): Stage I is not the forward model's answer; Newton on the twin from this τ.
+  if (options_.forward_twin && !options_.unbounded_friction && nc > 0 && (!converged || stage_one_convex_) &&
+      solution.stats.status != SolveStatus::Failed && solution.tau.allFinite()) {
+    report_.twin_run = true;
+    if (twin_.correct(problem, elimination_, solution.tau, p_, solution.v_plus)) {
+      report_.twin_accepted = true;
+      char error[32];
+      std::snprintf(error, sizeof error, "%.3g", twin_.last_report().velocity_error);
+      const std::string message = std::string("τ from the forward twin (QP16): |P v⁺ − q̇_des| = ") + error;
+      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
+      solution.stats.iterations += twin_.last_report().iterations;
+    }
+  }
+  split_impulses(p_, nc, solution);
   report_.tau_norm_stage_two = solution.tau.norm();
 }
 

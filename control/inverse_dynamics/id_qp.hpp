@@ -108,6 +108,14 @@
 // tolerance), else reported as a Fallback with the residual. QP,μ is left as it is (its squeezes are
 // bounded by μ ~ 1 and its answers are Stage I's own).
 //
+// The forward twin as the last resort (QP16) [mine]. Where phase I's set does not settle and the budget has
+// no root (QP8, QP14: two solutions of (QP6) at one κ̄, or a squeeze that keeps κ(τ) ahead of κ̄; the arm
+// holding its box, notes/idqp16.md §3), Stage I's z is not the forward model's answer at τ(z). The forward
+// max_dissipation's v⁺ is unique at every τ, so the right inverse is a root of P v⁺(τ) = q̇_des, which
+// Newton on the twin itself finds from the (Stage II) τ (forward_twin.hpp FT1–FT2). QP,μ only; accepted
+// when the twin's own solve at the last τ meets q̇_des, and the call then reports the twin's impulses (still
+// a Fallback: the equilibrium route failed), else Stage I/II's answer stands.
+//
 // Which points of the face Stage II may take (QP7) [mine]. Along ker(U JᵀB) the objective of (QP1) moves
 // by cᵀx = v⁺ᵀJᵀB x = q̇_desᵀ P JᵀB x, the actuator's work: exact optimality keeps cᵀx = 0 and every row
 // binding with a positive multiplier, a face chosen by which multipliers are positive — discontinuous in
@@ -138,6 +146,7 @@
 #include <vector>
 
 #include "contact/solvers/lemke.hpp"
+#include "control/inverse_dynamics/forward_twin.hpp"
 #include "control/inverse_dynamics/friction_edges.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
@@ -149,6 +158,7 @@ struct IdQpOptions {
   double mu_infinity = 100;          // μ standing for ∞ (the paper's "μ = ∞" runs: μ = 100); > 0
   int friction_edges = 4;            // k of the pyramid, as max_dissipation's friction_edges (3 … 16)
   bool stage_two = true;             // false: Stage I alone (to measure the chatter Stage II removes)
+  bool forward_twin = true;          // QP,μ: where Stage I did not settle, τ by Newton on the twin (QP16)
   LemkeOptions lemke;
 };
 
@@ -164,11 +174,13 @@ struct IdQpReport {
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
   int budget_root_evaluations = 0;   // (QP14): Stage I solves at a constant budget κ̄
   double stage_one_residual = 0;     // QP,∞: ρ of (QP6) without the least-torque term at Stage I's point (QP15)
+  bool twin_run = false, twin_accepted = false;   // (QP16): Newton on the forward twin tried / certified
 };
 
 class IdQp final : public InverseDynamicsSolver {
  public:
-  explicit IdQp(IdQpOptions options = {}) : options_(options), lemke_(options.lemke) {}
+  explicit IdQp(IdQpOptions options = {})
+      : options_(options), lemke_(options.lemke), twin_(options.friction_edges) {}
   std::string_view name() const override { return options_.unbounded_friction ? "id_qp_noslip" : "id_qp_coulomb"; }
   void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) override;
   const IdQpReport& last_report() const { return report_; }
@@ -196,6 +208,7 @@ class IdQp final : public InverseDynamicsSolver {
   IdQpOptions options_;
   LemkeSolver lemke_;
   InequalityLeastSquares least_squares_;
+  ForwardTwin twin_;   // (QP16)
   ActuatedElimination elimination_;
   FrictionEdges edges_;
   IdQpReport report_;
