@@ -325,11 +325,15 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
 
   // (QP15)'s certificate: (QP6) without the least-torque term, at Stage I's point.
   if (torque_weight_ > 0 && result.solved()) {
-    Eigen::MatrixXd A0 = A_;
-    A0.topLeftCorner(nz, nz).noalias() -= torque_weight_ * TB_.transpose() * TB_;
-    Eigen::VectorXd q0 = q_, w;
-    q0.head(nz).noalias() -= torque_weight_ * TB_.transpose() * elimination_.tau_c();
-    report_.stage_one_residual = lcp_residual(A0, q0, x_, w);
+    // A₀ x = A_ x − w [BᵀT_τᵀT_τ B z; 0] and q₀ = q_ − w [BᵀT_τᵀτ_c; 0], formed in place (no copy of A_).
+    tau_z_.noalias() = TB_ * x_.head(nz);
+    certificate_w_.noalias() = A_ * x_;
+    certificate_w_.head(nz).noalias() -= torque_weight_ * TB_.transpose() * tau_z_;
+    const double az = certificate_w_.lpNorm<Eigen::Infinity>();
+    certificate_q_ = q_;
+    certificate_q_.head(nz).noalias() -= torque_weight_ * TB_.transpose() * elimination_.tau_c();
+    certificate_w_ += certificate_q_;
+    report_.stage_one_residual = lcp_certificate(certificate_q_, x_, certificate_w_, az);
     if (!(report_.stage_one_residual <= lemke_.options().tolerance)) {
       char residual[32];
       std::snprintf(residual, sizeof residual, "%.3g", report_.stage_one_residual);

@@ -218,6 +218,7 @@ class IdQp final : public InverseDynamicsSolver {
   double fixed_budget_ = std::numeric_limits<double>::quiet_NaN();   // (QP14): κ̄ when finite
   double torque_weight_ = 0;   // w of (QP15); 0 for QP,μ
   Eigen::MatrixXd TB_;         // T_τ B (QP15)
+  Eigen::VectorXd tau_z_, certificate_w_, certificate_q_;   // (QP15)'s certificate: T_τ B z, w and q of (QP6)
   struct BudgetSample {
     double budget, excess;   // κ̄ = the budget row's value at z, and h = κ(τ(z)) − κ̄ (QP14)
   };
