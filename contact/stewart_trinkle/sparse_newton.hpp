@@ -19,7 +19,11 @@
 // Before that, stage 1, active sets: w_B = 0 with z_N = 0 on the basis B of the previous step's impulses
 // (as ST10), one sparse LU of A_BB per round, B then updated by the signs of z_B and w_N (the full Newton
 // step on min(z, w)); an unloaded group gets λ̂ = its sliding speed (ST11's extension). At rest the first
-// round certifies. Stage 2 (the Fischer–Burmeister iteration above) starts from stage 1's best point.
+// round certifies. The update is not a convergent method for this non-P matrix, so the rounds stop on a
+// repeated basis, when the number of changes stops falling, or on a singular A_BB (a pile's loaded contacts
+// are statically indeterminate). Stage 2 (the Fischer–Burmeister iteration above) starts from stage 1's best
+// point and stops when Ψ does not halve within a few steps: so that a method that will not certify costs
+// little before the fallback (each step an LU of the whole H).
 //
 // Exact: z is accepted only when Lemke's own certificate ρ (lemke.hpp L6) on the whole (ST6) is ≤ the
 // model's tolerance; the method starts from the previous step's impulses (the warm start's layout, ST10)
@@ -30,6 +34,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
 #include <Eigen/SparseLU>
+#include <cstdint>
 #include <vector>
 
 #include "contact/problem.hpp"
@@ -42,6 +47,7 @@ struct SparseNewtonReport {
   int iterations = 0;       // Newton steps taken
   double residual = 0;      // ρ (L6) of the returned z on the whole (ST6)
   const char* stop = "";    // why it stopped when not certified
+  const char* basis_stop = "";   // why stage 1 (active sets) ended, when not by a solution or the budget
 };
 
 /// Buffers of (ST13), kept between calls.
@@ -56,6 +62,7 @@ struct StewartTrinkleSparseNewton {
   Eigen::VectorXd rhs;
   Eigen::VectorXd q, z, w, phi, d, trial_z, trial_w, trial_phi, guess_s, guess_t;
   std::vector<int> diagonal;             // position of H(i, i) in H's values
+  std::vector<std::uint64_t> visited;    // (ST13) stage 1: signatures of the bases tried
 
   /// Assembles (ST6) sparse for `lcp` (after group_stewart_trinkle_rows of `problem`; sets lcp.J, lcp.balance
   /// and lcp.q's size, never lcp.D) and solves it by (ST13). z_out (lcp.size) is the returned z, certified or

@@ -73,8 +73,9 @@ bool StewartTrinkleModel::solve_sparse(const ContactProblem& problem, ContactRes
   const SparseNewtonReport newton =
       ws.sparse_->solve(problem, ws.lcp_, options_.tolerance, options_.sparse_iterations, ws.z_);
   if (!newton.certified) {
+    const std::string basis = *newton.basis_stop ? std::string("active sets ended on ") + newton.basis_stop + "; " : "";
     fall_back(problem, result, ws,
-              why + "; sparse Newton (ST13) not certified: " + newton.stop + " after " +
+              why + "; sparse Newton (ST13) not certified: " + basis + newton.stop + " after " +
                   std::to_string(newton.iterations) + " iterations, ρ = " + format_residual(newton.residual));
     return false;
   }

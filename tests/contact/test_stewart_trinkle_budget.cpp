@@ -1,11 +1,14 @@
 // The work budget of Stewart–Trinkle (stewart_trinkle.hpp, ST12) and of Lemke (lemke.hpp,
 // LemkeOptions::pivot_budget): a solve that needs more than its budget stops, falls back and says so; and the
-// sparse method (sparse_newton.hpp, ST13) that solves an LCP above max_lemke_size to the same certificate.
+// sparse method (sparse_newton.hpp, ST13) that solves an LCP above max_lemke_size to the same certificate,
+// or gives up (its progress tests) and falls back.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "contact/dump/problem_dump.hpp"
+#include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "problem_builder.hpp"
@@ -165,6 +168,42 @@ TEST(StewartTrinkleSparse, ARealPileIsSolvedSparseToTheCertificate) {
   ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
   EXPECT_LE(r.stats.residual, options.tolerance);
   expect_certified(p, r, options.tolerance);
+}
+
+TEST(StewartTrinkleSparse, APileItCannotCertifyFallsBackToMaxDissipationAndIsCounted) {
+  // Step 260 of scenes/granular_small.xml under stewart_trinkle with max_lemke_size 1 (impetus run …
+  // --dump-problems): 77 contacts, 462 unknowns. Stage 1's basis is singular (statically indeterminate
+  // contacts) and the Fischer–Burmeister iteration stops at ρ ≈ 0.6, five orders above the tolerance, with
+  // the progress test as with ST13's first stopping rules (a failed line search): not certified, so the
+  // island is max_dissipation's, status Fallback (what the step counts), its answer max_dissipation's own.
+  const ProblemDump dump = read_problem_dump(IMPETUS_SOURCE_DIR "/tests/contact/data/granular_small_st_step260.icp");
+  ASSERT_EQ(dump.problems.size(), 1u);
+  const ContactProblem& p = dump.problems.front()->problem;
+  StewartTrinkleOptions options;
+  options.max_lemke_size = 1;
+  const StewartTrinkleModel model(options);
+  ContactResult r;
+  model.solve(p, r);
+  ASSERT_EQ(r.stats.status, SolveStatus::Fallback) << r.stats.message;
+  EXPECT_NE(r.stats.message.find("sparse Newton (ST13) not certified"), std::string::npos) << r.stats.message;
+  EXPECT_NE(r.stats.message.find("max_dissipation (its certificate met)"), std::string::npos) << r.stats.message;
+
+  const MaxDissipationModel max_dissipation;
+  ContactResult direct;
+  max_dissipation.solve(p, direct);
+  ASSERT_EQ(direct.stats.status, SolveStatus::Solved) << direct.stats.message;
+  EXPECT_EQ(r.v_plus, direct.v_plus);   // the same solve, to the bit
+  EXPECT_EQ(r.p_N, direct.p_N);
+  // max_dissipation's answer meets (ST2) and the Coulomb cone (max_dissipation.hpp, relative 1e-8, inside
+  // the model tolerance used here).
+  const double V = p.v_star.lpNorm<Eigen::Infinity>() + p.phi.lpNorm<Eigen::Infinity>() / p.dt;
+  const double P = r.p_N.maxCoeff();
+  const Eigen::VectorXd gap_rate = p.N * r.v_plus + p.phi / p.dt;
+  for (int c = 0; c < p.nc; ++c) {
+    EXPECT_GE(r.p_N[c], -options.tolerance * P) << "contact " << c;
+    EXPECT_GE(gap_rate[c], -options.tolerance * V) << "contact " << c;
+    EXPECT_LE(std::hypot(r.p_S[c], r.p_T[c]), p.mu[c] * r.p_N[c] + options.tolerance * P) << "contact " << c;
+  }
 }
 
 }  // namespace
