@@ -168,7 +168,7 @@ void StewartTrinkleSparseNewton::start(const ContactProblem& problem, const Stew
 }
 
 SparseNewtonReport StewartTrinkleSparseNewton::solve(const ContactProblem& problem, StewartTrinkleLcp& lcp,
-                                                     double tolerance, int max_iterations,
+                                                     double tolerance, int max_iterations, int newton_size,
                                                      Eigen::Ref<Eigen::VectorXd> z_out) {
   assemble(problem, lcp);
   start(problem, lcp);
@@ -300,6 +300,10 @@ SparseNewtonReport StewartTrinkleSparseNewton::solve(const ContactProblem& probl
   bool analysed = false;
   std::vector<double> history;
   while (report.residual > tolerance) {
+    if (n > newton_size) {
+      report.stop = "no Newton step above newton_size";
+      break;
+    }
     if (report.iterations >= max_iterations) {
       report.stop = "iteration budget spent";
       break;

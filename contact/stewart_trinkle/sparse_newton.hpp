@@ -67,8 +67,9 @@ struct StewartTrinkleSparseNewton {
   /// Assembles (ST6) sparse for `lcp` (after group_stewart_trinkle_rows of `problem`; sets lcp.J, lcp.balance
   /// and lcp.q's size, never lcp.D) and solves it by (ST13). z_out (lcp.size) is the returned z, certified or
   /// the last iterate.
+  /// Stage 2 runs only when lcp.size ≤ newton_size.
   SparseNewtonReport solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance, int max_iterations,
-                           Eigen::Ref<Eigen::VectorXd> z_out);
+                           int newton_size, Eigen::Ref<Eigen::VectorXd> z_out);
 
  private:
   void assemble(const ContactProblem& problem, StewartTrinkleLcp& lcp);

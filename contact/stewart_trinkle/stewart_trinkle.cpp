@@ -71,7 +71,7 @@ bool StewartTrinkleModel::solve_sparse(const ContactProblem& problem, ContactRes
     return false;
   }
   const SparseNewtonReport newton =
-      ws.sparse_->solve(problem, ws.lcp_, options_.tolerance, options_.sparse_iterations, ws.z_);
+      ws.sparse_->solve(problem, ws.lcp_, options_.tolerance, options_.sparse_iterations, options_.newton_size, ws.z_);
   if (!newton.certified) {
     const std::string basis = *newton.basis_stop ? std::string("active sets ended on ") + newton.basis_stop + "; " : "";
     fall_back(problem, result, ws,

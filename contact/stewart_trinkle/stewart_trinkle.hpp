@@ -160,6 +160,12 @@ struct StewartTrinkleOptions {
   /// the Newton matrix: its work budget. Not certified within it: the fallback (ST12). Default 30; range
   /// 0 … 10⁴ (0: no sparse method, every large island falls back).
   int sparse_iterations = 30;
+  /// Largest LCP, in unknowns, on which (ST13) goes on to its stage 2 (semismooth Newton, each step a sparse LU
+  /// of the whole n×n Newton matrix); above it only stage 1 (active sets, LUs of the basis) runs before the
+  /// fallback. Default 5000: stage 2 certified half the problems it was entered on in granular_small (≤ 500
+  /// unknowns) and none on granular's landing and rest (13 900–21 300 unknowns; 0.7–2.5 s CPU a step there,
+  /// 8–22 s before a fallback of 1–2 s); between these sizes unmeasured. Range 0 … 10⁶.
+  int newton_size = 5000;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);

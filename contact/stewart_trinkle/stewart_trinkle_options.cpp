@@ -20,6 +20,7 @@ StewartTrinkleOptions StewartTrinkleOptions::parse(const ModelOptions& options) 
   o.max_lemke_size = read.integer("max_lemke_size", defaults.max_lemke_size, 1, 1'000'000);
   o.pivot_budget = read.integer("pivot_budget", defaults.pivot_budget, 0, 1'000'000'000);
   o.sparse_iterations = read.integer("sparse_iterations", defaults.sparse_iterations, 0, 10'000);
+  o.newton_size = read.integer("newton_size", defaults.newton_size, 0, 1'000'000);
   if (o.regularization_max > 0 && o.regularization_min > o.regularization_max)
     read.fail("regularization_min", "expected at most regularization_max (" + std::to_string(o.regularization_max) + ")");
   if (o.regularization_max > 0 && o.regularization_min <= 0)

@@ -206,5 +206,27 @@ TEST(StewartTrinkleSparse, APileItCannotCertifyFallsBackToMaxDissipationAndIsCou
   }
 }
 
+TEST(StewartTrinkleSparse, AboveNewtonSizeOnlyTheActiveSetsRun) {
+  // Step 299's problem (498 unknowns; its basis singular) is certified by stage 2, the semismooth Newton
+  // steps: with newton_size below its size only stage 1 runs, and the island falls back at once, saying why;
+  // at its size it is Solved.
+  const ProblemDump dump = read_problem_dump(IMPETUS_SOURCE_DIR "/tests/contact/data/granular_small_st_step299.icp");
+  const ContactProblem& p = dump.problems.front()->problem;
+  StewartTrinkleOptions options;
+  options.max_lemke_size = 1;
+  options.newton_size = 497;
+  const StewartTrinkleModel below(options);
+  ContactResult r;
+  below.solve(p, r);
+  ASSERT_EQ(r.stats.status, SolveStatus::Fallback) << r.stats.message;
+  EXPECT_NE(r.stats.message.find("no Newton step above newton_size"), std::string::npos) << r.stats.message;
+
+  options.newton_size = 498;
+  const StewartTrinkleModel at_size(options);
+  at_size.solve(p, r);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  expect_certified(p, r, options.tolerance);
+}
+
 }  // namespace
 }  // namespace impetus
