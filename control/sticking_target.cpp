@@ -65,4 +65,37 @@ void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::Vect
   qd_des.noalias() = ws.PZ * ws.y;
 }
 
+void make_contacts_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des,
+                              StickingTargetWorkspace& ws) {
+  if (!problem.contact || problem.contact->nc == 0) return;
+  const ContactProblem& c = *problem.contact;
+  ws.J.setZero(2 * c.nc, c.nv);   // [S; T] of the touching contacts, dense
+  ws.N.setZero(c.nc, c.nv);
+  const SparseRows* blocks[2] = {&c.S, &c.T};
+  for (int r = 0; r < c.nc; ++r) {
+    for (SparseRows::InnerIterator it(c.N, r); it; ++it) ws.N(r, it.col()) = it.value();
+    if (!(c.phi[r] <= c.touch_margin)) continue;   // a speculative contact: its gap row alone
+    for (int b = 0; b < 2; ++b)
+      for (SparseRows::InnerIterator it(*blocks[b], r); it; ++it) ws.J(b * c.nc + r, it.col()) = it.value();
+  }
+  ws.svd.compute(ws.J, Eigen::ComputeFullV);
+  const Eigen::VectorXd& sigma = ws.svd.singularValues();
+  int rank = 0;
+  while (rank < sigma.size() && sigma[rank] > kRankTolerance * sigma[0]) ++rank;
+  const int nz = c.nv - rank;
+  if (nz == 0) {
+    qd_des.setZero();
+    return;
+  }
+  ws.PZ.resize(qd_des.size(), nz);
+  for (int a = 0; a < qd_des.size(); ++a) ws.PZ.row(a) = ws.svd.matrixV().row(problem.actuated[a]).tail(nz);
+  ws.NZ.noalias() = ws.N * ws.svd.matrixV().rightCols(nz);
+  ws.gap = c.phi.cwiseMax(0.0) / c.dt;
+  if (!ws.inequalities.solve(ws.PZ, qd_des, ws.NZ, ws.gap, ws.y).solved) {
+    make_sticking_consistent(problem, qd_des, ws);
+    return;
+  }
+  qd_des = ws.PZ * ws.y;
+}
+
 }  // namespace impetus

@@ -25,6 +25,7 @@
 #include <Eigen/Dense>
 
 #include "control/inverse_dynamics/id_problem.hpp"
+#include "control/inverse_dynamics/inequality_least_squares.hpp"
 
 namespace impetus {
 
@@ -37,11 +38,30 @@ struct StickingTargetWorkspace {
   // The least-squares solve by the COD's factors (cod.solve() allocates its temporaries): Qᵀq̇_des, the
   // solution before the column permutation, y, and one coefficient of Householder workspace.
   Eigen::VectorXd c, unpermuted, y, householder;
+  // make_contacts_consistent's normal rows N (dense), their image N Z on null([S; T]) and bounds, its solver.
+  Eigen::MatrixXd N, NZ;
+  Eigen::VectorXd gap;
+  InequalityLeastSquares inequalities;
 };
 
 /// Replaces qd_des (na, problem.actuated's order) by q̇* above; unchanged when the problem holds no contact,
 /// zero when its contacts hold every coordinate (null(J) = {0}).
 void make_sticking_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des,
+                              StickingTargetWorkspace& ws);
+
+/// QP,∞'s target (id_qp_noslip): seed 004 §4.5 (Eqs. 46–51) as printed, the normal rows inequalities —
+///   q̇* = P v̂,  v̂ = argmin ‖P v − q̇_des‖  over  S v = T v = 0 (contacts within touch_margin),
+///                                              N v ≥ −max(φ, 0)/Δt (every contact)
+/// — where make_sticking_consistent holds N v = 0 as well. A contact may open (a finger's feedback
+/// lifting its tip off the box, a speculative contact closing its gap) but not press into its body or slip
+/// while touching; QP,∞ answers exactly such targets (its p_N = 0 rows open, its μ_∞ rows stick), and the
+/// equality form moved the arm's reachable targets (ArmHoldingABoxIsARightInverse: 2.2e-7 rad/s at step 1,
+/// a tip the feedback opened held shut) onto another contact set. With Z a basis of null([S; T]) (SVD, as
+/// above), v = Z y and y = argmin ‖P Z y − q̇_des‖ s.t. N Z y + max(φ, 0)/Δt ≥ 0 (inequality_least_squares.hpp,
+/// from y = 0: feasible as φ⁺ ≥ 0; a penetrating contact is asked not to close further, its own separation
+/// left to the ID's row N v⁺ ≥ −φ/Δt). Where that solve misses its certificate the equality form stands (its
+/// v̂ has N v̂ = 0, feasible here). Unchanged without contacts; allocates in the inequality solve.
+void make_contacts_consistent(const InverseDynamicsProblem& problem, Eigen::VectorXd& qd_des,
                               StickingTargetWorkspace& ws);
 
 }  // namespace impetus

@@ -1,4 +1,4 @@
-// The ID target made consistent with sticking contacts (control/sticking_target.hpp).
+// The ID target made consistent with its contacts (control/sticking_target.hpp).
 #include <gtest/gtest.h>
 
 #include "control/sticking_target.hpp"
@@ -104,6 +104,67 @@ TEST(StickingTarget, OneWorkspaceServesProblemsOfDifferentSizesWithAFreshOnesBit
     EXPECT_EQ(qd[0], qd_fresh[0]);
     EXPECT_EQ(qd[1], qd_fresh[1]);
   }
+}
+
+/// One foot on a base: coordinates x (the base, horizontal) and q (the leg, vertical); the foot's normal
+/// velocity is q̇ (N), its tangential one ẋ (S). φ: the foot's gap.
+struct OneFoot {
+  ContactProblem contact;
+  InverseDynamicsProblem problem;
+  explicit OneFoot(double phi, int driven) {
+    contact.nc = 1;
+    contact.nv = 2;
+    contact.dt = 1e-3;
+    contact.phi = Eigen::VectorXd::Constant(1, phi);
+    contact.N = rows(Eigen::RowVector2d(0, 1));
+    contact.S = rows(Eigen::RowVector2d(1, 0));
+    contact.T = rows(Eigen::RowVector2d(0, 0));
+    problem.contact = &contact;
+    problem.actuated = {driven};
+  }
+};
+
+TEST(ContactsTarget, AFootMayLiftButNotPress) {
+  // Seed 004 §4.5's rows: N v ≥ −φ/Δt, S v = 0. Lifting (q̇ > 0) is consistent and comes back as it was,
+  // where the equality form (make_sticking_consistent) holds the foot shut; pressing (q̇ < 0) on a touching
+  // foot becomes 0, the nearest the ground allows.
+  OneFoot foot(0, 1);
+  StickingTargetWorkspace ws;
+  Eigen::VectorXd qd = Eigen::VectorXd::Constant(1, 0.2);
+  make_contacts_consistent(foot.problem, qd, ws);
+  EXPECT_NEAR(qd[0], 0.2, kRound);
+  qd[0] = 0.2;
+  make_sticking_consistent(foot.problem, qd, ws);
+  EXPECT_NEAR(qd[0], 0.0, kRound);
+  qd[0] = -0.2;
+  make_contacts_consistent(foot.problem, qd, ws);
+  EXPECT_NEAR(qd[0], 0.0, kRound);
+}
+
+TEST(ContactsTarget, AGapMayCloseWithinTheStep) {
+  // φ = 1 mm over Δt = 1 ms: the foot may approach at up to 1 m/s, not faster.
+  OneFoot foot(1e-3, 1);
+  StickingTargetWorkspace ws;
+  Eigen::VectorXd qd = Eigen::VectorXd::Constant(1, -0.5);
+  make_contacts_consistent(foot.problem, qd, ws);
+  EXPECT_NEAR(qd[0], -0.5, kRound);
+  qd[0] = -2;
+  make_contacts_consistent(foot.problem, qd, ws);
+  EXPECT_NEAR(qd[0], -1.0, kRound);
+}
+
+TEST(ContactsTarget, OnlyTouchingContactsStick) {
+  // The base driven sideways: a touching foot forbids it (S v = 0); a speculative one beyond the collision
+  // margin (φ > touch_margin) keeps only its gap row, so the target stands.
+  OneFoot touching(0, 0), speculative(5e-3, 0);
+  touching.contact.touch_margin = speculative.contact.touch_margin = 1e-3;
+  StickingTargetWorkspace ws;
+  Eigen::VectorXd qd = Eigen::VectorXd::Constant(1, 0.3);
+  make_contacts_consistent(touching.problem, qd, ws);
+  EXPECT_NEAR(qd[0], 0.0, kRound);
+  qd[0] = 0.3;
+  make_contacts_consistent(speculative.problem, qd, ws);
+  EXPECT_NEAR(qd[0], 0.3, kRound);
 }
 
 }  // namespace

@@ -178,7 +178,10 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
                     "stuck feet: with the target made consistent with the feet sticking (moved 3.8e-6 rad/s) Stage I "
                     "still ends on a squeeze vertex (|p_t| 1–1.6 N·s, ‖τ‖ 0.3–0.4 N·m·s), whose multipliers on the "
                     "pyramid facets the gap slab (QP7) keeps binding; with the slab opened the least-‖τ‖ point misses "
-                    "by 2.6e-3 rad/s (notes/idqp16.md)";
+                    "by 2.6e-3 rad/s (notes/idqp16.md). With Stage I's least-torque term (QP15) and the target made "
+                    "consistent with §4.5's rows (feet sticking or lifting, controller.cpp): 3.75e-4 rad/s; with the "
+                    "feet held shut as well (N v = 0): 1.6e-5, but then the arm's right inverse (below) misses by "
+                    "4.6e-3 at its step 2, where phase I's set cycles and the budget has no root (notes/arm17.md)";
   // id_lcp_noslip on three feet: the body's centre lies on the diagonal of two support feet, the third (RH)
   // carries p_N = 0 and lifts under the sway within the collision margin, where no-slip (and the twin) keep
   // its tangent rows; with the twelve P rows fixed they are independent of the kept rows only through the
