@@ -136,6 +136,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   report.phase_two_accepted = false;
   report.phase_one_iterations = report.phase_two_iterations = 0;
   report.phase_one_certified = report.phase_two_certified = false;
+  report.stop_rounds = 0;
   report.phase_one_seconds = report.phase_two_seconds = 0;
   if (options_.trace) report.phase_one_trace = report.phase_two_trace = InteriorPointTrace{};
   report.kappa = 0;
@@ -277,7 +278,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   for (int k = 0; k < nl; ++k) result.p_L[k] = ws.layout_.limit_index[k] >= 0 ? p[ws.layout_.limit_index[k]] : 0.0;
 }
 
-void MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem) const {
+int MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem) const {
   const ConeProgram& P = ws.program_two_;
   const int nv = problem.nv, nc = problem.nc;
   Eigen::VectorXd& p = ws.p2_candidate_;
@@ -290,22 +291,28 @@ void MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem)
     const int rows = ws.layout_.has_friction[i] ? 3 : 1;
     for (int k = 0; k < rows; ++k) ws.stop_rows_.push_back(o + k);
   }
-  velocity_of(ws, problem, P, p, ws.stop_v_);
-  ws.stop_x_.resize(nv);
-  for (const SystemBlock& s : problem.systems)
-    if (s.size > 0) ws.stop_x_.segment(s.offset, s.size).noalias() = -(*s.M) * ws.stop_v_.segment(s.offset, s.size);
+  if (ws.stop_rows_.empty()) return 0;
   // 𝐉_𝒜ᵀ𝐉_𝒜 dense, O(nv²) memory and O(nv³) time, up to 192 DoF (32 free bodies: one factorization is
-  // ~2.4 Mflop, less than the interior point's ~15 iterations on such an island); sparse beyond, where
-  // its pattern is the island's body graph (the granular pile at rest, one island of 6006 DoF, would need
-  // 288 MB and ~7e10 flop a step dense).
+  // ~2.4 Mflop, less than the interior point's ~15 iterations on such an island), when 𝐉_𝒜 has full column
+  // rank (else no stop is sought: the projection's analysis, redone whenever 𝒜 changes, would allocate in the
+  // step loop of small scenes); beyond, the projection (MD14), whose sparse factor's pattern is the island's
+  // contact graph (the granular pile at rest, one island of 6006 DoF, would need 288 MB and ~7e10 flop a step dense).
   constexpr int kStopMaxDenseDofs = 192;
-  const bool solved = nv <= kStopMaxDenseDofs ? stop_solve_dense(ws, problem) : stop_solve_sparse(ws, problem);
-  if (!solved || !ws.stop_x_.allFinite()) return;
-  for (int row : ws.stop_rows_) p[row] += row_dot(P.J, row, ws.stop_x_);
+  if (nv <= kStopMaxDenseDofs) {
+    velocity_of(ws, problem, P, p, ws.stop_v_);
+    ws.stop_x_.resize(nv);
+    for (const SystemBlock& s : problem.systems)
+      if (s.size > 0) ws.stop_x_.segment(s.offset, s.size).noalias() = -(*s.M) * ws.stop_v_.segment(s.offset, s.size);
+    if (stop_solve_dense(ws, problem) && ws.stop_x_.allFinite())
+      for (int row : ws.stop_rows_) p[row] += row_dot(P.J, row, ws.stop_x_);
+    return 0;
+  }
+  ws.stop_projection_.project(problem, P.J, P.c, ws.stop_rows_, p);
+  return ws.stop_projection_.rounds();
 }
 
 // Full column rank, well conditioned: the Cholesky factor's diagonal within 1e-6 of its largest (a condition
-// number of 𝐉_𝒜ᵀ𝐉_𝒜 below ~1e12), else a free degree of freedom or a near one, and no stop is sought.
+// number of 𝐉_𝒜ᵀ𝐉_𝒜 below ~1e12), else a free degree of freedom or a near one, and the projection is sought.
 constexpr double kStopRank = 1e-6;
 
 bool MaxDissipationModel::stop_solve_dense(Buffers& ws, const ContactProblem& problem) const {
@@ -320,42 +327,6 @@ bool MaxDissipationModel::stop_solve_dense(Buffers& ws, const ContactProblem& pr
   const auto diagonal = ws.stop_llt_.matrixLLT().diagonal();
   if (!(diagonal.minCoeff() > kStopRank * diagonal.maxCoeff())) return false;
   ws.stop_llt_.solveInPlace(ws.stop_x_);
-  return true;
-}
-
-bool MaxDissipationModel::stop_solve_sparse(Buffers& ws, const ContactProblem& problem) const {
-  const ConeProgram& P = ws.program_two_;
-  const int nv = problem.nv;
-  const int rows = static_cast<int>(ws.stop_rows_.size());
-  if (rows < nv) return false;   // fewer rows than degrees of freedom: not of full column rank
-  ws.stop_J_.resize(rows, nv);
-  long entries = 0;
-  for (int row : ws.stop_rows_) entries += P.J.outerIndexPtr()[row + 1] - P.J.outerIndexPtr()[row];
-  ws.stop_J_.reserve(entries);
-  for (int r = 0; r < rows; ++r) {
-    ws.stop_J_.startVec(r);
-    for (SparseRows::InnerIterator a(P.J, ws.stop_rows_[r]); a; ++a) ws.stop_J_.insertBack(r, a.col()) = a.value();
-  }
-  ws.stop_J_.finalize();
-  ws.stop_Hs_ = (ws.stop_J_.transpose() * ws.stop_J_).triangularView<Eigen::Lower>();
-  ws.stop_Hs_.makeCompressed();
-  // Every diagonal entry stored and positive (QuasidefiniteLdlt needs them; a zero column is a free degree of freedom).
-  double largest = 0;
-  for (int j = 0; j < nv; ++j) {
-    const int first = ws.stop_Hs_.outerIndexPtr()[j];
-    if (first == ws.stop_Hs_.outerIndexPtr()[j + 1] || ws.stop_Hs_.innerIndexPtr()[first] != j) return false;
-    const double d = ws.stop_Hs_.valuePtr()[first];
-    if (!(d > 0)) return false;
-    largest = std::max(largest, d);
-  }
-  ws.stop_ldlt_.analyse_if_changed(ws.stop_Hs_);
-  ws.stop_sign_.assign(nv, 1);
-  // A pivot below kStopRank² of the largest diagonal entry (the dense test's ratio, squared: D holds the
-  // squares of the Cholesky diagonal) is regularized by the factorization (QD1), and then no stop is sought.
-  const double small = kStopRank * kStopRank * largest;
-  if (!ws.stop_ldlt_.factor(ws.stop_Hs_, ws.stop_sign_, small, largest) || ws.stop_ldlt_.regularized_pivots() > 0)
-    return false;
-  ws.stop_ldlt_.solve_in_place(ws.stop_x_);
   return true;
 }
 
@@ -380,7 +351,9 @@ void MaxDissipationModel::phase_two(Buffers& ws, const ContactProblem& problem, 
     if (ws.layout_.limit_index[k] >= 0)
       ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
   const bool certify = options_.certify_warm_start && guess;   // (MD12): the previous step's answer only
-  if (certify) stop_guess(ws, problem);
+  if (certify) {
+    report.stop_rounds = stop_guess(ws, problem);
+  }
   ws.ipm_two_.solve(ws.program_two_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.result_two_,
                     certify ? &ws.p2_candidate_ : nullptr);
   report.phase_two_certified = ws.result_two_.certified;

@@ -117,8 +117,15 @@
 // gives v⁺ = 0: if that point is feasible (its friction inside the cones, Σ p_N ≤ κ to tolerance) it is
 // the optimum, since ½v⁺ᵀMv⁺ = 0 is the least, and the test certifies it. Δp is of the size of the
 // guess's velocity error, so the split of the impulses moves by as little. 𝐉_𝒜ᵀ𝐉_𝒜 is factored dense up to
-// 192 DoF and by the sparse LDLᵀ of quasidefinite_ldlt.hpp beyond (its pattern is the island's body graph):
-// the granular pile at rest, one island of 6006 DoF, is then stopped and certified in phase II too.
+// 192 DoF.
+//   (MD14, stop_projection.hpp) Beyond 192 DoF, also where 𝐉_𝒜 is rank deficient — a pile's rattler, a sphere
+// on one loaded contact that may still spin about its normal — the candidate is the guess moved to the
+// M-projection of its velocity onto ker 𝐉_𝒜 (the least kinetic energy with every loaded contact at rest), by
+// proximal-point rounds on the regularized contact-space system (A + δI)Δp = −𝐉_𝒜v, A = 𝐉_𝒜M⁻¹𝐉_𝒜ᵀ (singular
+// where contacts are redundant), through the quasi-definite LDLᵀ of [M 𝐉_𝒜ᵀ; 𝐉_𝒜 −δI]. With full column rank
+// this is the stop above (v⁺ = 0); with a rattler, v⁺ keeps the motion no loaded contact can change, which is
+// still phase II's optimum when the moved friction lies inside the cones. Either way the same (IP6) test
+// decides: a candidate outside the cones or the budget is not certified, and the interior point iterates.
 //
 // Contacts not yet touching (MD13). When the previous step left every contact of the island without impulse
 // (no guess: a falling pile, whose contacts the collision margin reports before they touch), phase I's
@@ -136,8 +143,8 @@
 #include "contact/max_dissipation/phase_one_pgs.hpp"
 #include "contact/max_dissipation/phase_programs.hpp"
 #include "contact/max_dissipation/single_contact.hpp"
+#include "contact/max_dissipation/stop_projection.hpp"
 #include "contact/solvers/interior_point.hpp"
-#include "contact/solvers/quasidefinite_ldlt.hpp"
 #include "contact/workspace_by_structure.hpp"
 
 namespace impetus {
@@ -202,6 +209,7 @@ struct MaxDissipationReport {
   bool phase_two_accepted = false;           // (MD9) passed; the result is phase II's
   int phase_one_iterations = 0, phase_two_iterations = 0;
   bool phase_one_certified = false, phase_two_certified = false;   // (MD12): the guess passed, no iteration
+  int stop_rounds = 0;                       // (MD15) rounds of the projection that moved phase II's candidate
   double phase_one_seconds = 0, phase_two_seconds = 0;   // only with MaxDissipationOptions::timing
   InteriorPointTrace phase_one_trace, phase_two_trace;      // only with MaxDissipationOptions::trace
   Eigen::VectorXd v_phase_one;               // (nv) v⁺_I
@@ -237,17 +245,13 @@ class MaxDissipationModel final : public ContactModel {
     InteriorPointResult result_one_, result_two_;
     SingleContact single_;
     Eigen::VectorXd p1_, p1_start_, p2_start_, p2_candidate_, v2_, impulse_, scratch_, p_closed_;
-    // (MD12)'s stop of the guess: 𝐉_𝒜ᵀ𝐉_𝒜, its factor, the velocity of the guess and the solve; dense on
-    // small islands, sparse (the rows 𝐉_𝒜, the lower triangle of 𝐉_𝒜ᵀ𝐉_𝒜 and its LDLᵀ, analysed again only
-    // when its pattern changes) on large ones.
+    // (MD12)'s stop of the guess: dense 𝐉_𝒜ᵀ𝐉_𝒜, its factor, the velocity of the guess and the solve on small
+    // islands of full rank; (MD14)'s projection (its rows, regularized factor and rounds) otherwise.
     Eigen::MatrixXd stop_H_;
     Eigen::LLT<Eigen::MatrixXd> stop_llt_;
     Eigen::VectorXd stop_v_, stop_x_;
-    Eigen::SparseMatrix<double, Eigen::RowMajor> stop_J_;
-    Eigen::SparseMatrix<double> stop_Hs_;
-    QuasidefiniteLdlt stop_ldlt_;
     std::vector<int> stop_rows_;   // 𝒜's rows of the program
-    std::vector<signed char> stop_sign_;
+    StopProjection stop_projection_;
   };
   /// The workspace (ContactWorkspace): Buffers per island structure (contact/workspace_by_structure.hpp), so
   /// that islands of different sizes solved in turn neither resize the interior point's buffers nor
@@ -256,12 +260,12 @@ class MaxDissipationModel final : public ContactModel {
     explicit Workspace(const MaxDissipationOptions& options) : by_structure(options) {}
     ByStructure<Buffers, MaxDissipationOptions> by_structure;
   };
-  /// (MD12) Phase II's candidate: the guess moved by the least-norm Δp on the rows of the contacts that carry impulse
-  /// (𝒜) with 𝐉_𝒜ᵀΔp = −M v(guess), so that v⁺ = 0, when 𝐉_𝒜 has full column rank; else left as it is.
-  void stop_guess(Buffers& ws, const ContactProblem& problem) const;   // p2_start_ → p2_candidate_
-  /// ws.stop_x_ ← (𝐉_𝒜ᵀ𝐉_𝒜)⁻¹ ws.stop_x_ by the dense or the sparse factor; false when 𝐉_𝒜 is (near) rank deficient.
+  /// (MD12, MD14) Phase II's candidate: the guess moved by the least-norm Δp on the rows of the contacts that carry
+  /// impulse (𝒜) to the M-projection of its velocity onto ker 𝐉_𝒜 (v⁺ = 0 when 𝐉_𝒜 has full column rank).
+  /// p2_start_ → p2_candidate_; returns the projection's rounds (0 for the dense stop).
+  int stop_guess(Buffers& ws, const ContactProblem& problem) const;
+  /// ws.stop_x_ ← (𝐉_𝒜ᵀ𝐉_𝒜)⁻¹ ws.stop_x_ dense; false when 𝐉_𝒜 is (near) rank deficient.
   bool stop_solve_dense(Buffers& ws, const ContactProblem& problem) const;
-  bool stop_solve_sparse(Buffers& ws, const ContactProblem& problem) const;
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
   bool phase_one(Buffers& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
                  MaxDissipationReport& report) const;

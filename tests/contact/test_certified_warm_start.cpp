@@ -352,5 +352,138 @@ TEST(CertifiedWarmStart, SeparatingContactsWithoutAGuessGiveNoImpulseWithoutAnIt
   }
 }
 
+
+/// Two layers of touching spheres at rest on the ground (radius r, mass m): 6 × 6, and 5 × 5 in their hollows,
+/// each on four (centre r√2 higher, the normal at 45°); with `rattler`, one sphere more on top of an upper one,
+/// on that single contact (its normal vertical). v = 0, v* = −g dt ẑ.
+struct TwoLayerPile {
+  static constexpr double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, mu = 0.5;
+  ProblemBuilder builder{dt};
+  ContactProblem problem;
+  int bodies = 0;
+  explicit TwoLayerPile(bool rattler) {
+    std::vector<Eigen::Vector3d> centres;
+    for (int j = 0; j < 6; ++j)
+      for (int i = 0; i < 6; ++i) centres.emplace_back(2 * r * i, 2 * r * j, r);
+    for (int j = 0; j < 5; ++j)
+      for (int i = 0; i < 5; ++i) centres.emplace_back(2 * r * i + r, 2 * r * j + r, r + r * std::sqrt(2.0));
+    if (rattler) centres.push_back(centres[36 + 12] + Eigen::Vector3d(0, 0, 2 * r));
+    bodies = static_cast<int>(centres.size());
+    for (int k = 0; k < bodies; ++k) {
+      Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+      M.diagonal() << m, m, m, I, I, I;
+      builder.add_system(M);
+    }
+    const int nv = 6 * bodies;
+    auto add = [&](int a, int b, const Eigen::Vector3d& n) {   // n from b (or the ground) to a
+      const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+      Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
+      N += row_at(nv, 6 * a, box_row(-r * n, n));
+      S += row_at(nv, 6 * a, box_row(-r * n, t1));
+      T += row_at(nv, 6 * a, box_row(-r * n, t2));
+      if (b >= 0) {
+        N -= row_at(nv, 6 * b, box_row(r * n, n));
+        S -= row_at(nv, 6 * b, box_row(r * n, t1));
+        T -= row_at(nv, 6 * b, box_row(r * n, t2));
+      }
+      builder.contact(N, S, T, 0.0, mu);
+    };
+    for (int a = 0; a < bodies; ++a) {
+      if (a < 36) add(a, -1, Eigen::Vector3d::UnitZ());
+      for (int b = 0; b < a; ++b) {
+        const Eigen::Vector3d d = centres[a] - centres[b];
+        if (std::abs(d.norm() - 2 * r) < 1e-12 * r) add(a, b, d.normalized());
+      }
+    }
+    const Eigen::VectorXd v = Eigen::VectorXd::Zero(nv);
+    Eigen::VectorXd v_star = v;
+    for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
+    problem = builder.build(v, v_star);
+  }
+};
+
+/// Rows 𝐉_𝒜 of the contacts with p_N > 0: the largest |N v|, |S v|, |T v| among them.
+double loaded_contact_speed(const ContactProblem& P, const ContactResult& result) {
+  const Eigen::VectorXd n = P.N * result.v_plus, s = P.S * result.v_plus, t = P.T * result.v_plus;
+  double speed = 0;
+  for (int i = 0; i < P.nc; ++i)
+    if (result.p_N[i] > 0) speed = std::max({speed, std::abs(n[i]), std::abs(s[i]), std::abs(t[i])});
+  return speed;
+}
+
+TEST(CertifiedWarmStart, ARestingPileWithARattlerIsStoppedByTheProjection) {
+  // (MD14) The pile of the test above with one sphere more, on top of an upper sphere alone: on its one loaded
+  // contact it may still spin about the normal and roll about the contact point, so 𝐉_𝒜 is rank deficient
+  // (3 rows for its 6 DoF) and no Δp brings the island to v⁺ = 0; and the lower spheres' contacts are
+  // redundant (each sphere on four, 12 rows or more for 6 DoF), so A = 𝐉_𝒜M⁻¹𝐉_𝒜ᵀ is singular. The interior
+  // point's answer of a first step, offered to the same resting step, must be projected onto ker 𝐉_𝒜 (every
+  // loaded contact at rest to rounding), certified in phase II without an iteration, and be an optimum: no
+  // more kinetic energy than the iterated answer, inside the cones and the budget.
+  TwoLayerPile pile(true);
+  const ContactProblem& first = pile.problem;
+  const int nv = first.nv;
+  ASSERT_GT(nv, 192);
+  ASSERT_EQ(first.nc, 36 + 2 * 6 * 5 + 2 * 5 * 4 + 4 * 25 + 1);
+  const ContactResult previous = solve(model_with(false), first);
+  ASSERT_EQ(previous.stats.status, SolveStatus::Solved) << previous.stats.message;
+  ASSERT_GT(previous.p_N[first.nc - 1], 0.0);   // the rattler's contact carries its weight
+
+  ContactProblem next = first;
+  next.p_N_guess = previous.p_N;
+  next.p_S_guess = previous.p_S;
+  next.p_T_guess = previous.p_T;
+  const ContactResult tested = solve(model_with(true), next);
+  const ContactResult iterated = solve(model_with(false), next);
+  ASSERT_EQ(tested.stats.status, SolveStatus::Solved) << tested.stats.message;
+  ASSERT_EQ(iterated.stats.status, SolveStatus::Solved) << iterated.stats.message;
+  const MaxDissipationReport& report = tested.report_as<MaxDissipationReport>();
+  EXPECT_GT(report.stop_rounds, 0);
+  EXPECT_TRUE(report.phase_two_certified);
+  EXPECT_EQ(report.phase_two_iterations, 0);
+  const double vbar = kGravity * TwoLayerPile::dt;
+  EXPECT_LT(loaded_contact_speed(next, tested), kRounding * vbar);   // v⁺ ∈ ker 𝐉_𝒜
+  // The spheres below the rattler are held on all sides: at rest to rounding.
+  EXPECT_LT(tested.v_plus.head(nv - 6).lpNorm<Eigen::Infinity>(), kRounding * vbar);
+  const Eigen::VectorXd gap = next.N * tested.v_plus;   // φ = 0
+  EXPECT_GT(gap.minCoeff(), -kRounding * vbar);
+  // An optimum: the least kinetic energy, to the interior point's tolerance of the energy scale.
+  const double energy_scale = 0.5 * pile.bodies * TwoLayerPile::m * vbar * vbar;
+  EXPECT_LE(next.kinetic_energy(tested.v_plus), next.kinetic_energy(iterated.v_plus) + kSolution * energy_scale);
+  const double weight = pile.bodies * TwoLayerPile::m * vbar;
+  EXPECT_LE(tested.p_N.sum(), report.kappa + kSolution * weight);
+  for (int i = 0; i < next.nc; ++i)
+    EXPECT_LE(std::hypot(tested.p_S[i], tested.p_T[i]), TwoLayerPile::mu * tested.p_N[i] + kSolution * weight)
+        << "contact " << i;
+}
+
+TEST(CertifiedWarmStart, ARankDeficientStopIsDeclinedWhereItLeavesTheCones) {
+  // (MD14) The pile with its rattler, offered its resting answer (a first step's) for a step in which every
+  // sphere slides at 0.5 m/s: the projection still brings every loaded contact to rest — with friction far
+  // outside the cones (stopping 0.5 m/s takes m·0.5 of friction per sphere against μκ ≈ 0.5 m g dt). It must be
+  // declined: phase II iterates, to the optimum the interior point alone reaches.
+  TwoLayerPile pile(true);
+  const ContactResult previous = solve(model_with(false), pile.problem);
+  ASSERT_EQ(previous.stats.status, SolveStatus::Solved) << previous.stats.message;
+  const double speed = 0.5;
+  ContactProblem next = pile.problem;
+  for (int k = 0; k < pile.bodies; ++k) {
+    next.v_star[6 * k] += speed;
+    next.v[6 * k] += speed;
+  }
+  next.p_N_guess = previous.p_N;
+  next.p_S_guess = previous.p_S;
+  next.p_T_guess = previous.p_T;
+  const ContactResult tested = solve(model_with(true), next);
+  const ContactResult iterated = solve(model_with(false), next);
+  ASSERT_EQ(tested.stats.status, SolveStatus::Solved) << tested.stats.message;
+  ASSERT_EQ(iterated.stats.status, SolveStatus::Solved) << iterated.stats.message;
+  const MaxDissipationReport& report = tested.report_as<MaxDissipationReport>();
+  EXPECT_GT(report.stop_rounds, 0);
+  EXPECT_FALSE(report.phase_two_certified);
+  EXPECT_GT(report.phase_two_iterations, 0);
+  // v⁺ is unique (½v⁺ᵀMv⁺ is strictly convex in v⁺): the declined candidate left the optimum as iterated.
+  EXPECT_LT((tested.v_plus - iterated.v_plus).lpNorm<Eigen::Infinity>(), kSolution * speed);
+}
+
 }  // namespace
 }  // namespace impetus
