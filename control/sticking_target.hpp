@@ -23,6 +23,9 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <memory>
+#include <tuple>
+#include <vector>
 
 #include "control/inverse_dynamics/id_problem.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
@@ -32,13 +35,44 @@ namespace impetus {
 /// The buffers of make_sticking_consistent, held by its caller from call to call: while the problem's sizes
 /// (contacts, rank of J) repeat, a call allocates nothing.
 struct StickingTargetWorkspace {
-  Eigen::MatrixXd J, PZ;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd;
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
-  // The least-squares solve by the COD's factors (cod.solve() allocates its temporaries): Qᵀq̇_des, the
-  // solution before the column permutation, y, and one coefficient of Householder workspace.
-  Eigen::VectorXd c, unpermuted, y, householder;
-  // make_contacts_consistent's normal rows N (dense), their image N Z on null([S; T]) and bounds, its solver.
+  /// Eigen's COD with its QR's Householder coefficients in reach: Qᵀ applied reflector by reflector
+  /// (least_squares in sticking_target.cpp) without the temporaries of HouseholderSequence's product.
+  class Cod : public Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> {
+   public:
+    const Eigen::VectorXd& q_coefficients() const { return m_cpqr.hCoeffs(); }
+  };
+  /// J and its SVD, for one shape of J (3 n_c × n_v).
+  struct Svd {
+    Eigen::MatrixXd J;
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd;
+  };
+  /// P Z, its COD and the least-squares solve by the COD's factors (cod.solve() allocates its temporaries):
+  /// Qᵀq̇_des, τ_k times the k-th reflector's essential part, the solution before the column permutation, y,
+  /// and one coefficient of Householder workspace; for one shape of P Z (n_a × (n_v − rank J)).
+  struct Cods {
+    Eigen::MatrixXd PZ;
+    Cod cod;
+    Eigen::VectorXd c, tau_essential, unpermuted, y, householder;
+  };
+  /// One set per shape met: Eigen's decompositions and plain matrices reallocate at every change of size,
+  /// and a trot's held contacts change every few steps.
+  template <class T>
+  class ByShape {
+   public:
+    T& operator()(Eigen::Index rows, Eigen::Index cols) {
+      for (auto& [r, c, t] : sets_)
+        if (r == rows && c == cols) return *t;
+      sets_.emplace_back(rows, cols, std::make_unique<T>());
+      return *std::get<2>(sets_.back());
+    }
+
+   private:
+    std::vector<std::tuple<Eigen::Index, Eigen::Index, std::unique_ptr<T>>> sets_;
+  };
+  ByShape<Svd> svd;
+  ByShape<Cods> cod;
+  // make_contacts_consistent's normal rows N (dense), their image N Z on null([S; T]) and bounds, its solver
+  // (its [S; T] and SVD in svd, its P Z and y in cod).
   Eigen::MatrixXd N, NZ;
   Eigen::VectorXd gap;
   InequalityLeastSquares inequalities;

@@ -99,6 +99,58 @@ void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
   t2 = n.cross(t1);
 }
 
+namespace {
+
+/// Sizes parked per StepData (AssemblyScratch::parked): more than the contact counts of one trotting or
+/// standing robot's island (0–4 feet, each with up to four corners, and limit rows coming and going).
+constexpr std::size_t kMaxParkedSizes = 16;
+
+void swap_sized(ContactProblem& P, ContactResult* R, AssemblyScratch::SizedBuffers& b) {
+  P.v.swap(b.v);
+  P.v_star.swap(b.v_star);
+  P.phi.swap(b.phi);
+  P.mu.swap(b.mu);
+  P.mu_viscous.swap(b.mu_viscous);
+  P.p_N_guess.swap(b.p_N_guess);
+  P.p_S_guess.swap(b.p_S_guess);
+  P.p_T_guess.swap(b.p_T_guess);
+  P.phi_L.swap(b.phi_L);
+  P.p_L_guess.swap(b.p_L_guess);
+  P.N.swap(b.N);
+  P.S.swap(b.S);
+  P.T.swap(b.T);
+  P.L.swap(b.L);
+  if (R == nullptr) return;
+  R->v_plus.swap(b.v_plus);
+  R->p_N.swap(b.p_N);
+  R->p_S.swap(b.p_S);
+  R->p_T.swap(b.p_T);
+  R->p_L.swap(b.p_L);
+}
+
+}  // namespace
+
+void fit_problem_sizes(std::vector<AssemblyScratch::SizedBuffers>& parked, ContactProblem& P, ContactResult* R,
+                       Eigen::Index nv, Eigen::Index nc, Eigen::Index nl) {
+  const Eigen::Index now_nv = P.v.size(), now_nc = P.phi.size(), now_nl = P.phi_L.size();
+  if (now_nv == nv && now_nc == nc && now_nl == nl) return;
+  for (AssemblyScratch::SizedBuffers& b : parked)
+    if (b.nv == nv && b.nc == nc && b.nl == nl) {
+      swap_sized(P, R, b);
+      b.nv = now_nv;
+      b.nc = now_nc;
+      b.nl = now_nl;
+      return;
+    }
+  if (parked.size() == kMaxParkedSizes) return;   // P's buffers are resized: allocations, as without parking
+  if (parked.capacity() == 0) parked.reserve(kMaxParkedSizes);
+  parked.emplace_back();
+  swap_sized(P, R, parked.back());
+  parked.back().nv = now_nv;
+  parked.back().nc = now_nc;
+  parked.back().nl = now_nl;
+}
+
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
                                StepData& data, Compliance compliance) {
   const MultibodyModel& mb = model.multibody;
@@ -204,6 +256,8 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     for (int ci : island.contacts) island_soft += scratch.soft[ci].rigid() ? 0 : 1;
     const int nv_trees = nv;
     nv += island_soft;
+    fit_problem_sizes(scratch.parked, P, k < static_cast<int>(data.results.size()) ? &data.results[k] : nullptr,
+                      nv, nc, static_cast<Eigen::Index>(island.limit_dofs.size()));
     P.nv = nv;
     P.v.resize(nv);
     P.v_star.resize(nv);

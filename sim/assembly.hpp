@@ -42,4 +42,10 @@ SurfaceCompliance pair_compliance(const WorldModel& model, int link_a, int link_
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
                                StepData& data, Compliance compliance);
 
+/// Gives `problem` (and `result`, when not null) the Eigen buffers parked in `parked` at sizes (nv, nc, nl),
+/// and parks its present ones in their place (AssemblyScratch::SizedBuffers): nothing is allocated once every
+/// size met is parked. Contents are unspecified after: the caller writes every entry.
+void fit_problem_sizes(std::vector<AssemblyScratch::SizedBuffers>& parked, ContactProblem& problem,
+                       ContactResult* result, Eigen::Index nv, Eigen::Index nc, Eigen::Index nl);
+
 }  // namespace impetus

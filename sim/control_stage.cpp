@@ -39,9 +39,42 @@ Eigen::Isometry3d base_pose(const MultibodyModel& mb, int tree, const Eigen::Vec
   return X;
 }
 
-/// `to` = `from` with only the contact rows `rows` (the joint-limit rows and the systems all kept).
-void select_contacts(const ContactProblem& from, const std::vector<int>& rows, ContactProblem& to) {
+/// v resized to n: the vector of that size parked in `parked` when there is one (v's present one parked in
+/// its place), so that a size met before is not allocated again. Contents unspecified.
+void fit_size(Eigen::VectorXd& v, Eigen::Index n, std::vector<Eigen::VectorXd>& parked) {
+  if (v.size() == n) return;
+  for (Eigen::VectorXd& p : parked)
+    if (p.size() == n) {
+      v.swap(p);
+      return;
+    }
+  parked.emplace_back();
+  parked.back().swap(v);
+  v.resize(n);
+}
+
+/// X resized to rows × cols, its entries dropped; an empty X of that shape is only emptied (Eigen's resize
+/// reallocates the outer index at every call when there are no rows).
+void resize_rows(SparseRows& X, Eigen::Index rows, Eigen::Index cols) {
+  if (rows == 0 && X.rows() == 0 && X.cols() == cols) X.setZero();
+  else X.resize(rows, cols);
+}
+
+/// to = from (same entries, compressed), without reallocating when `to` has the shape and the storage.
+void copy_rows_of(const SparseRows& from, SparseRows& to) {
+  if (from.rows() == 0 && to.rows() == 0 && to.cols() == from.cols()) {
+    to.setZero();
+    return;
+  }
+  to = from;
+}
+
+/// `to` = `from` with only the contact rows `rows` (the joint-limit rows and the systems all kept); `parked`:
+/// `to`'s buffers at the other sizes met (fit_problem_sizes).
+void select_contacts(const ContactProblem& from, const std::vector<int>& rows, ContactProblem& to,
+                     std::vector<AssemblyScratch::SizedBuffers>& parked) {
   const int n = static_cast<int>(rows.size());
+  fit_problem_sizes(parked, to, nullptr, from.v.size(), from.phi.size() == from.nc ? n : 0, from.phi_L.size());
   to.dt = from.dt;
   to.nv = from.nv;
   to.systems = from.systems;
@@ -49,12 +82,12 @@ void select_contacts(const ContactProblem& from, const std::vector<int>& rows, C
   to.v_star = from.v_star;
   to.nc = n;
   // The kept rows copied in order (no selection matrix, triplets or product temporaries): `to` keeps its
-  // storage from tick to tick, so this allocates only when the number of kept rows changes (Eigen's outer
-  // index and the picked vectors are sized by it) or their entries outgrow the storage.
+  // storage from tick to tick, and its buffers at each number of kept rows (Eigen's outer index and the
+  // picked vectors are sized by it), so this allocates only while their entries outgrow the storage.
   const auto copy_rows = [&](const SparseRows& x, SparseRows& out) {
     Eigen::Index entries = 0;
     for (int i = 0; i < n; ++i) entries += x.outerIndexPtr()[rows[i] + 1] - x.outerIndexPtr()[rows[i]];
-    out.resize(n, x.cols());
+    resize_rows(out, n, x.cols());
     out.reserve(entries);
     for (int i = 0; i < n; ++i) {
       out.startVec(i);
@@ -83,7 +116,7 @@ void select_contacts(const ContactProblem& from, const std::vector<int>& rows, C
   for (int r : rows) to.keys.push_back(from.keys[r]);
   to.touch_margin = from.touch_margin;
   to.nl = from.nl;
-  to.L = from.L;
+  copy_rows_of(from.L, to.L);
   to.phi_L = from.phi_L;
   to.p_L_guess = from.p_L_guess;
 }
@@ -159,7 +192,7 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
       if (!excluded(key.geom_a) && !excluded(key.geom_b)) kept_.push_back(r);
     }
     if (static_cast<int>(kept_.size()) < cp->nc) {
-      select_contacts(*cp, kept_, selected_);
+      select_contacts(*cp, kept_, selected_, scratch_.assembly.parked);
       cp = &selected_;
     }
   }
@@ -170,7 +203,8 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
   if (slot.spec->settings.type != "id_sensed") {
     problem.sensed.resize(0);
   } else {
-    problem.sensed.setZero(3 * cp->nc);
+    fit_size(problem.sensed, 3 * cp->nc, sensed_parked_);
+    problem.sensed.setZero();
     for (int r = 0; r < cp->nc; ++r)
       if (auto it = sensed.find(cp->keys[r]); it != sensed.end()) {
         problem.sensed[r] = (*it).second[0];

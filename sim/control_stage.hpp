@@ -99,6 +99,7 @@ class ControlStage {
   ContactProblem lone_;                           // a tree in no island: its problem without contacts
   ContactProblem selected_;                       // the island's problem without the contacts a source excludes
   std::vector<int> kept_;                         // rows of the island's problem in selected_
+  std::vector<Eigen::VectorXd> sensed_parked_;    // problem_.sensed at the other sizes met (3 n_c)
   std::vector<int> touching_;                     // model links with a closed, non-arriving contact (Measurement)
   Eigen::VectorXd q_, qd_;
   InverseDynamicsProblem problem_;                // the call's ID problem (its buffers kept from call to call)

@@ -77,6 +77,18 @@ struct AssemblyScratch {
   std::vector<std::pair<std::pair<int, int>, int>> soft_pairs;   // (soft contacts) (link pair, contact), sorted
   std::vector<Eigen::MatrixXd> soft_M;    // (soft contacts) 1×1 mass 1/R_i of each one's coordinate w_i
   std::vector<Eigen::LLT<Eigen::MatrixXd>> soft_llt;   // their factors (SystemBlock::M_llt)
+  /// The Eigen buffers of an island's ContactProblem and ContactResult at sizes (nv, nc, nl) the island does
+  /// not have now. Eigen reallocates a vector or sparse matrix at every change of size, and a trot's feet
+  /// change its island's nc every few steps: an island whose sizes change swaps its buffers with those parked
+  /// at its new sizes (sim/assembly.cpp), so once each size met is parked nothing is allocated. Contents are
+  /// rewritten every step: which buffers serve a problem never changes it.
+  struct SizedBuffers {
+    Eigen::Index nv = 0, nc = 0, nl = 0;
+    Eigen::VectorXd v, v_star, phi, mu, mu_viscous, p_N_guess, p_S_guess, p_T_guess, phi_L, p_L_guess;
+    SparseRows N, S, T, L;
+    Eigen::VectorXd v_plus, p_N, p_S, p_T, p_L;   // the result's
+  };
+  std::vector<SizedBuffers> parked;       // at most kMaxParkedSizes (sim/assembly.cpp)
 };
 
 /// A joint-limit row of (R7) (sim/penetration_recovery.hpp): sign·δ_column + gap ≥ 0.

@@ -60,4 +60,35 @@ class BySize {
   std::vector<std::pair<Eigen::Index, std::unique_ptr<D>>> objects_;
 };
 
+/// Plain Eigen objects (VectorXd, MatrixXd) of each size met, for a buffer whose size goes back and forth (the
+/// contacts of a trot, the groups of a restricted LCP) and which must be a plain object (Lemke and Eigen's
+/// decompositions take MatrixXd and VectorXd, not views). fit(x, rows, cols) gives x the object of that size
+/// parked here and parks x's present one in its place: no allocation once each size met is parked. Objects
+/// above kMaxEntries are not parked (a large problem's solve dwarfs its allocation, and sixteen of its
+/// buffers would not be small), nor more than kMaxParked. Contents after fit() are unspecified.
+template <class Plain>
+class ParkedBySize {
+ public:
+  static constexpr Eigen::Index kMaxEntries = 1 << 16;
+  static constexpr std::size_t kMaxParked = 16;
+
+  void fit(Plain& x, Eigen::Index rows, Eigen::Index cols) {
+    if (x.rows() == rows && x.cols() == cols) return;
+    for (Plain& p : parked_)
+      if (p.rows() == rows && p.cols() == cols) {
+        x.swap(p);
+        return;
+      }
+    if (x.size() > 0 && x.size() <= kMaxEntries && parked_.size() < kMaxParked) {
+      if (parked_.capacity() == 0) parked_.reserve(kMaxParked);   // parked objects never move
+      parked_.emplace_back();
+      parked_.back().swap(x);
+    }
+    x.resize(rows, cols);
+  }
+
+ private:
+  std::vector<Plain> parked_;
+};
+
 }  // namespace impetus

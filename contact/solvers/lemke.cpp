@@ -153,106 +153,121 @@ double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Ei
   return lcp_certificate(q, z, w, az);
 }
 
+void LemkeSolver::use_size(int n) {
+  if (s_.n == n) return;
+  for (Sized& p : parked_)
+    if (p.n == n) {
+      std::swap(s_, p);
+      return;
+    }
+  if (s_.n > 0 && s_.n <= kMaxParkedSize && parked_.size() < kMaxParked) {
+    if (parked_.capacity() == 0) parked_.reserve(kMaxParked);
+    parked_.push_back(std::move(s_));
+    s_ = Sized{};
+  }
+  s_.n = n;
+}
+
 void LemkeSolver::reserve(int n) {
   n_ = n;
-  As_.resize(n, n);
-  qs_.resize(n);
-  rows_.resize(n);
-  cols_.resize(n);
-  rpos_.resize(n);
-  cpos_.resize(n + 1);
-  if (Ginv_.rows() != n) Ginv_.resize(n, n);
-  if (Gbuf_.rows() != n) Gbuf_.resize(n, n);
-  for (Eigen::VectorXd* v : {&xw_, &xz_, &dz_, &dw_, &dz_scale_, &dw_scale_, &t_, &u_, &h_, &lex_best_, &lex_cand_, &gj_col_, &gj_row_})
+  s_.As_.resize(n, n);
+  s_.qs_.resize(n);
+  s_.rows_.resize(n);
+  s_.cols_.resize(n);
+  s_.rpos_.resize(n);
+  s_.cpos_.resize(n + 1);
+  if (s_.Ginv_.rows() != n) s_.Ginv_.resize(n, n);
+  if (s_.Gbuf_.rows() != n) s_.Gbuf_.resize(n, n);
+  for (Eigen::VectorXd* v : {&s_.xw_, &s_.xz_, &s_.dz_, &s_.dw_, &s_.dz_scale_, &s_.dw_scale_, &s_.t_, &s_.u_, &s_.h_, &s_.lex_best_, &s_.lex_cand_, &s_.gj_col_, &s_.gj_row_})
     v->resize(n);
-  perm_.resize(n);
-  sorted_rows_.resize(n);
-  ties_.reserve(n + 1);
+  s_.perm_.resize(n);
+  s_.sorted_rows_.resize(n);
+  s_.ties_.reserve(n + 1);
 }
 
 // t = A[:, Z'] x (|A[:, Z']|·|x| with `magnitudes`), the z₀ column being e = 1: the O(n·k) part of a
 // pivot, over the non-zeros only when A is sparse (islands of many bodies).
 void LemkeSolver::basis_columns_times(const Eigen::VectorXd& x, bool magnitudes) {
-  t_.setZero();
+  s_.t_.setZero();
   for (int c = 0; c < k_; ++c) {
-    const int j = cols_[c];
+    const int j = s_.cols_[c];
     const double a = magnitudes ? std::abs(x[c]) : x[c];
     if (j == n_) {
-      t_.array() += a;
+      s_.t_.array() += a;
     } else if (sparse_) {
-      for (int p = col_start_[j]; p < col_start_[j + 1]; ++p)
-        t_[row_index_[p]] += a * (magnitudes ? std::abs(value_[p]) : value_[p]);
+      for (int p = s_.col_start_[j]; p < s_.col_start_[j + 1]; ++p)
+        s_.t_[s_.row_index_[p]] += a * (magnitudes ? std::abs(s_.value_[p]) : s_.value_[p]);
     } else if (magnitudes) {
-      t_.noalias() += a * As_.col(j).cwiseAbs();
+      s_.t_.noalias() += a * s_.As_.col(j).cwiseAbs();
     } else {
-      t_.noalias() += a * As_.col(j);
+      s_.t_.noalias() += a * s_.As_.col(j);
     }
   }
 }
 
-// d = B⁻¹·(column of the entering variable), split by (L8) into dz_ (k, by column position) and
-// dw_ (entries of the basic w's): column −A_{:,j} for z_j, e_j for w_j (j ∈ R).
+// d = B⁻¹·(column of the entering variable), split by (L8) into s_.dz_ (k, by column position) and
+// s_.dw_ (entries of the basic w's): column −A_{:,j} for z_j, e_j for w_j (j ∈ R).
 void LemkeSolver::direction(Entering v) {
   const int k = k_;
-  auto Gi = Ginv_.topLeftCorner(k, k);
+  auto Gi = s_.Ginv_.topLeftCorner(k, k);
   if (v.is_z) {
     // dz = G⁻¹u and its term magnitudes |G⁻¹|·|u| in one sweep over G⁻¹ (u is sparse for sparse A).
-    dz_.head(k).setZero();
-    dz_scale_.head(k).setZero();
+    s_.dz_.head(k).setZero();
+    s_.dz_scale_.head(k).setZero();
     for (int a = 0; a < k; ++a) {
-      u_[a] = -As_(rows_[a], v.j);
-      if (u_[a] == 0) continue;
-      dz_.head(k).noalias() += u_[a] * Gi.col(a);
-      dz_scale_.head(k).noalias() += std::abs(u_[a]) * Gi.col(a).cwiseAbs();
+      s_.u_[a] = -s_.As_(s_.rows_[a], v.j);
+      if (s_.u_[a] == 0) continue;
+      s_.dz_.head(k).noalias() += s_.u_[a] * Gi.col(a);
+      s_.dz_scale_.head(k).noalias() += std::abs(s_.u_[a]) * Gi.col(a).cwiseAbs();
     }
   } else {
-    dz_.head(k) = Gi.col(rpos_[v.j]);
-    dz_scale_.head(k) = dz_.head(k).cwiseAbs();
+    s_.dz_.head(k) = Gi.col(s_.rpos_[v.j]);
+    s_.dz_scale_.head(k) = s_.dz_.head(k).cwiseAbs();
   }
-  // dz_scale_ so far: the magnitudes of the terms of dz (an entry far below its own terms is a
+  // s_.dz_scale_ so far: the magnitudes of the terms of dz (an entry far below its own terms is a
   // cancellation: an exact zero up to roundoff, e.g. a duplicated row of A). G⁻¹ itself is inexact,
   // |δG⁻¹| ≲ ε|G⁻¹||G||G⁻¹| to first order, which amplifies them by the conditioning of the basis:
   // add that bound, weighted kAmplified/kCancellation, so that one threshold covers both.
-  basis_columns_times(dz_scale_, true);                            // |A[:, Z']|·|terms|; rows R: |G|·…
-  for (int a = 0; a < k; ++a) u_[a] = t_[rows_[a]];
-  h_.head(k).setZero();
+  basis_columns_times(s_.dz_scale_, true);                            // |A[:, Z']|·|terms|; rows R: |G|·…
+  for (int a = 0; a < k; ++a) s_.u_[a] = s_.t_[s_.rows_[a]];
+  s_.h_.head(k).setZero();
   for (int a = 0; a < k; ++a)
-    if (u_[a] != 0) h_.head(k).noalias() += u_[a] * Gi.col(a).cwiseAbs();
-  dz_scale_.head(k) += (kAmplified / kCancellation) * h_.head(k);
+    if (s_.u_[a] != 0) s_.h_.head(k).noalias() += s_.u_[a] * Gi.col(a).cwiseAbs();
+  s_.dz_scale_.head(k) += (kAmplified / kCancellation) * s_.h_.head(k);
 
   // t = A[:, Z'] dz, so that dw_i = (column)_i + t_i for i ∈ W; and the magnitudes behind each dw_i.
-  basis_columns_times(dz_, false);
-  if (v.is_z) dw_ = t_ - As_.col(v.j);
-  else dw_ = t_;
-  basis_columns_times(dz_scale_, true);
-  if (v.is_z) dw_scale_ = t_ + As_.col(v.j).cwiseAbs();
-  else dw_scale_ = t_;
+  basis_columns_times(s_.dz_, false);
+  if (v.is_z) s_.dw_ = s_.t_ - s_.As_.col(v.j);
+  else s_.dw_ = s_.t_;
+  basis_columns_times(s_.dz_scale_, true);
+  if (v.is_z) s_.dw_scale_ = s_.t_ + s_.As_.col(v.j).cwiseAbs();
+  else s_.dw_scale_ = s_.t_;
 }
 
 // h = r'ᵀ G⁻¹ with r'_c = A[i, Z'_c]: the coupling of row i to the basis (row i of A[W,Z'] G⁻¹ in L8).
 void LemkeSolver::r_times_ginv(int i) {
   const int k = k_;
-  for (int c = 0; c < k; ++c) u_[c] = a_entry(i, cols_[c]);
-  h_.head(k).noalias() = Ginv_.topLeftCorner(k, k).transpose() * u_.head(k);
+  for (int c = 0; c < k; ++c) s_.u_[c] = a_entry(i, s_.cols_[c]);
+  s_.h_.head(k).noalias() = s_.Ginv_.topLeftCorner(k, k).transpose() * s_.u_.head(k);
 }
 
 // Gathers r'_c = A[i, Z'_c] of a w_i candidate (unused for a z candidate).
 void LemkeSolver::lex_prepare(const LexCandidate& x, Eigen::VectorXd& u) const {
   if (!x.is_z)
-    for (int c = 0; c < k_; ++c) u[c] = a_entry(x.index, cols_[c]);
+    for (int c = 0; c < k_; ++c) u[c] = a_entry(x.index, s_.cols_[c]);
 }
 
 // Entry j (an original row: the order of the perturbation ε^j) of the row [B⁻¹]/d of a basic
 // variable, through (L8):  z at column position c: G⁻¹(c, rpos j);  w_i: e_i + (A[i,Z'] G⁻¹) on R.
 double LemkeSolver::lex_entry(const LexCandidate& x, const Eigen::VectorXd& u, int j) const {
-  const int a = rpos_[j];
+  const int a = s_.rpos_[j];
   double value = 0;
   if (x.is_z) {
-    if (a >= 0) value = Ginv_(x.index, a);
+    if (a >= 0) value = s_.Ginv_(x.index, a);
   } else if (j == x.index) {
     value = 1;                                   // w_i is basic, so row i is not in R
   } else if (a >= 0) {
-    value = u.head(k_).dot(Ginv_.col(a).head(k_));
+    value = u.head(k_).dot(s_.Ginv_.col(a).head(k_));
   }
   return value / x.d;
 }
@@ -266,7 +281,7 @@ bool LemkeSolver::lex_less(const LexCandidate& x, const Eigen::VectorXd& ux, con
   if (extra[0] > extra[1]) std::swap(extra[0], extra[1]);
   int p = 0, e = 0;
   while (true) {
-    const int next_r = p < k_ ? sorted_rows_[p] : n_;
+    const int next_r = p < k_ ? s_.sorted_rows_[p] : n_;
     const int next_e = e < 2 ? extra[e] : n_;
     if (next_r >= n_ && next_e >= n_) break;
     int j;
@@ -285,52 +300,52 @@ bool LemkeSolver::lex_less(const LexCandidate& x, const Eigen::VectorXd& ux, con
 
 void LemkeSolver::recompute_values() {
   const int k = k_;
-  for (int a = 0; a < k; ++a) u_[a] = qs_[rows_[a]];
-  xz_.head(k).noalias() = Ginv_.topLeftCorner(k, k) * u_.head(k);       // x_Z' = G⁻¹ q_R
-  basis_columns_times(xz_, false);
+  for (int a = 0; a < k; ++a) s_.u_[a] = s_.qs_[s_.rows_[a]];
+  s_.xz_.head(k).noalias() = s_.Ginv_.topLeftCorner(k, k) * s_.u_.head(k);       // x_Z' = G⁻¹ q_R
+  basis_columns_times(s_.xz_, false);
   for (int i = 0; i < n_; ++i)
-    if (rpos_[i] < 0) xw_[i] = qs_[i] + t_[i];                          // x_W = q_W + A[W,Z'] x_Z'
+    if (s_.rpos_[i] < 0) s_.xw_[i] = s_.qs_[i] + s_.t_[i];                          // x_W = q_W + A[W,Z'] x_Z'
 }
 
 // ‖B x − q‖∞ for the current values (L8): rows R: −A[R,Z'] x_Z' − q_R; rows W: x_W − A[W,Z'] x_Z' − q_W.
-// Leaves the residual r = q − B x in t_.
+// Leaves the residual r = q − B x in s_.t_.
 double LemkeSolver::basis_residual() {
-  basis_columns_times(xz_, false);
-  t_ += qs_;                       // q + A[:,Z'] x_Z'
+  basis_columns_times(s_.xz_, false);
+  s_.t_ += s_.qs_;                       // q + A[:,Z'] x_Z'
   for (int i = 0; i < n_; ++i)
-    if (rpos_[i] < 0) t_[i] -= xw_[i];
-  return t_.lpNorm<Eigen::Infinity>();
+    if (s_.rpos_[i] < 0) s_.t_[i] -= s_.xw_[i];
+  return s_.t_.lpNorm<Eigen::Infinity>();
 }
 
 // One step of iterative refinement: x += B⁻¹ (q − B x), through (L8).
 void LemkeSolver::refine() {
   const int k = k_;
   basis_residual();
-  for (int a = 0; a < k; ++a) u_[a] = t_[rows_[a]];
-  dz_.head(k).noalias() = Ginv_.topLeftCorner(k, k) * u_.head(k);
-  xz_.head(k) += dz_.head(k);
+  for (int a = 0; a < k; ++a) s_.u_[a] = s_.t_[s_.rows_[a]];
+  s_.dz_.head(k).noalias() = s_.Ginv_.topLeftCorner(k, k) * s_.u_.head(k);
+  s_.xz_.head(k) += s_.dz_.head(k);
   for (int i = 0; i < n_; ++i)
-    if (rpos_[i] < 0) xw_[i] += t_[i];    // δx_W = r_W + A[W, Z'] δx_Z'
-  basis_columns_times(dz_, false);
+    if (s_.rpos_[i] < 0) s_.xw_[i] += s_.t_[i];    // δx_W = r_W + A[W, Z'] δx_Z'
+  basis_columns_times(s_.dz_, false);
   for (int i = 0; i < n_; ++i)
-    if (rpos_[i] < 0) xw_[i] += t_[i];
+    if (s_.rpos_[i] < 0) s_.xw_[i] += s_.t_[i];
 }
 
 bool LemkeSolver::refactor() {
   const int k = k_;
-  auto G = Gbuf_.topLeftCorner(k, k);
+  auto G = s_.Gbuf_.topLeftCorner(k, k);
   for (int c = 0; c < k; ++c)
-    for (int a = 0; a < k; ++a) G(a, c) = -a_entry(rows_[a], cols_[c]);
-  if (!invert_in_place(G, perm_, gj_col_, gj_row_)) return false;
-  Ginv_.topLeftCorner(k, k) = G;
+    for (int a = 0; a < k; ++a) G(a, c) = -a_entry(s_.rows_[a], s_.cols_[c]);
+  if (!invert_in_place(G, s_.perm_, s_.gj_col_, s_.gj_row_)) return false;
+  s_.Ginv_.topLeftCorner(k, k) = G;
   recompute_values();
-  return Ginv_.topLeftCorner(k, k).allFinite();
+  return s_.Ginv_.topLeftCorner(k, k).allFinite();
 }
 
 void LemkeSolver::extract(Eigen::VectorXd& z, double scale) const {
   z.setZero();
   for (int c = 0; c < k_; ++c)
-    if (cols_[c] < n_) z[cols_[c]] = std::max(0.0, xz_[c]) * scale * eq_[cols_[c]];
+    if (s_.cols_[c] < n_) z[s_.cols_[c]] = std::max(0.0, s_.xz_[c]) * scale * s_.eq_[s_.cols_[c]];
 }
 
 // (L9): s_i = 1/√A_ii on a positive diagonal; on a zero one (the λ rows of ST6) the geometric mean of
@@ -338,35 +353,36 @@ void LemkeSolver::extract(Eigen::VectorXd& z, double scale) const {
 // that S A S is exact.
 void LemkeSolver::equilibrate() {
   const int n = n_;
-  eq_.setOnes(n);
+  s_.eq_.setOnes(n);
   const auto power_of_two = [](double x) { return std::exp2(std::round(std::log2(x))); };
   double d_min = kInf, d_max = 0;
   for (int i = 0; i < n; ++i)
-    if (As_(i, i) > 0) {
-      d_min = std::min(d_min, As_(i, i));
-      d_max = std::max(d_max, As_(i, i));
+    if (s_.As_(i, i) > 0) {
+      d_min = std::min(d_min, s_.As_(i, i));
+      d_max = std::max(d_max, s_.As_(i, i));
     }
   if (!(d_max > kEquilibrationSpread * d_min)) return;
   for (int i = 0; i < n; ++i)
-    if (As_(i, i) > 0) eq_[i] = power_of_two(1 / std::sqrt(As_(i, i)));
+    if (s_.As_(i, i) > 0) s_.eq_[i] = power_of_two(1 / std::sqrt(s_.As_(i, i)));
   for (int i = 0; i < n; ++i) {
-    if (As_(i, i) > 0) continue;
+    if (s_.As_(i, i) > 0) continue;
     double row = 0, col = 0;
     for (int j = 0; j < n; ++j)
-      if (As_(j, j) > 0) {
-        row = std::max(row, std::abs(As_(i, j)) * eq_[j]);
-        col = std::max(col, std::abs(As_(j, i)) * eq_[j]);
+      if (s_.As_(j, j) > 0) {
+        row = std::max(row, std::abs(s_.As_(i, j)) * s_.eq_[j]);
+        col = std::max(col, std::abs(s_.As_(j, i)) * s_.eq_[j]);
       }
     const double size = row > 0 && col > 0 ? std::sqrt(row * col) : std::max(row, col);
-    if (size > 0) eq_[i] = power_of_two(1 / size);
+    if (size > 0) s_.eq_[i] = power_of_two(1 / size);
   }
-  As_.array().colwise() *= eq_.array();
-  As_.array().rowwise() *= eq_.transpose().array();
+  s_.As_.array().colwise() *= s_.eq_.array();
+  s_.As_.array().rowwise() *= s_.eq_.transpose().array();
 }
 
 LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, double epsilon,
                                      Eigen::VectorXd& z) {
   const int n = static_cast<int>(q.size());
+  use_size(n);
   LemkeAttempt out;
   z.resize(n);
   z.setZero();
@@ -377,62 +393,62 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     return out;
   }
   if (q.minCoeff() >= 0) {                        // z = 0 solves (L1)
-    out.residual = lcp_residual(A, q, z, w_, epsilon);
+    out.residual = lcp_residual(A, q, z, s_.w_, epsilon);
     return out;
   }
 
   // Scale to max|A_ij| = max|q_i| = 1: tolerances then mean the same for every problem.
   reserve(n);
-  As_ = A;
-  As_.diagonal().array() += epsilon;
+  s_.As_ = A;
+  s_.As_.diagonal().array() += epsilon;
   equilibrate();
-  double alpha = As_.cwiseAbs().maxCoeff();
+  double alpha = s_.As_.cwiseAbs().maxCoeff();
   if (!(alpha > 0)) alpha = 1;
-  const double beta = eq_.cwiseProduct(q).lpNorm<Eigen::Infinity>();
-  As_ /= alpha;
-  qs_ = eq_.cwiseProduct(q) / beta;
+  const double beta = s_.eq_.cwiseProduct(q).lpNorm<Eigen::Infinity>();
+  s_.As_ /= alpha;
+  s_.qs_ = s_.eq_.cwiseProduct(q) / beta;
   const double z_scale = beta / alpha;            // z = S z_s·β/α (L9)
 
   // A compressed-column copy when A is mostly zeros (a contact couples at most two bodies).
-  const Eigen::Index nnz = (As_.array() != 0).count();
+  const Eigen::Index nnz = (s_.As_.array() != 0).count();
   sparse_ = nnz <= kSparseFraction * static_cast<double>(n) * n;
   if (sparse_) {
-    col_start_.resize(n + 1);
-    row_index_.resize(nnz);
-    value_.resize(nnz);
+    s_.col_start_.resize(n + 1);
+    s_.row_index_.resize(nnz);
+    s_.value_.resize(nnz);
     int p = 0;
     for (int j = 0; j < n; ++j) {
-      col_start_[j] = p;
+      s_.col_start_[j] = p;
       for (int i = 0; i < n; ++i)
-        if (As_(i, j) != 0) {
-          row_index_[p] = i;
-          value_[p++] = As_(i, j);
+        if (s_.As_(i, j) != 0) {
+          s_.row_index_[p] = i;
+          s_.value_[p++] = s_.As_(i, j);
         }
     }
-    col_start_[n] = p;
+    s_.col_start_[n] = p;
   }
   int max_pivots = options_.max_pivots > 0 ? options_.max_pivots : 20 * n + 100;
   if (budget_left_ > 0) max_pivots = std::min(max_pivots, budget_left_);
 
-  std::fill(rpos_.begin(), rpos_.end(), -1);
-  std::fill(cpos_.begin(), cpos_.end(), -1);
-  xw_ = qs_;
+  std::fill(s_.rpos_.begin(), s_.rpos_.end(), -1);
+  std::fill(s_.cpos_.begin(), s_.cpos_.end(), -1);
+  s_.xw_ = s_.qs_;
 
   // (L3): z₀ enters; w_r leaves, r the lexicographic minimiser of (q_i, e_iᵀ): among the most
   // negative q_i, the largest index.
   int r = 0;
-  const double qmin = qs_.minCoeff();
+  const double qmin = s_.qs_.minCoeff();
   for (int i = 0; i < n; ++i)
-    if (qs_[i] <= qmin + kTie * (1 + std::abs(qmin))) r = i;
-  const double z0 = -qs_[r];
-  xw_.array() += z0;
+    if (s_.qs_[i] <= qmin + kTie * (1 + std::abs(qmin))) r = i;
+  const double z0 = -s_.qs_[r];
+  s_.xw_.array() += z0;
   k_ = 1;
-  rows_[0] = r;
-  rpos_[r] = 0;
-  cols_[0] = n;
-  cpos_[n] = 0;
-  Ginv_(0, 0) = -1.0;                              // G = −e_r = [−1]
-  xz_[0] = z0;
+  s_.rows_[0] = r;
+  s_.rpos_[r] = 0;
+  s_.cols_[0] = n;
+  s_.cpos_[n] = 0;
+  s_.Ginv_(0, 0) = -1.0;                              // G = −e_r = [−1]
+  s_.xz_[0] = z0;
   int pivots = 1;
   Entering entering{true, r};                      // (L4): the complement of w_r
 
@@ -449,30 +465,30 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     direction(entering);
 
     // (L5): blocking candidates are d_i clear of roundoff; θ the smallest ratio.
-    double dmax = dz_.head(k).cwiseAbs().maxCoeff();
+    double dmax = s_.dz_.head(k).cwiseAbs().maxCoeff();
     for (int i = 0; i < n; ++i)
-      if (rpos_[i] < 0) dmax = std::max(dmax, std::abs(dw_[i]));
+      if (s_.rpos_[i] < 0) dmax = std::max(dmax, std::abs(s_.dw_[i]));
     if (!std::isfinite(dmax)) { status = LemkeStatus::NumericalFailure; break; }
     const double floor = std::max(kPivotAbsolute, kPivotRelative * dmax);
-    auto clear_w = [&](int i) { return rpos_[i] < 0 && dw_[i] > std::max(floor, kCancellation * dw_scale_[i]); };
-    auto clear_z = [&](int c) { return dz_[c] > std::max(floor, kCancellation * dz_scale_[c]); };
+    auto clear_w = [&](int i) { return s_.rpos_[i] < 0 && s_.dw_[i] > std::max(floor, kCancellation * s_.dw_scale_[i]); };
+    auto clear_z = [&](int c) { return s_.dz_[c] > std::max(floor, kCancellation * s_.dz_scale_[c]); };
     double theta_clear = kInf;
     for (int i = 0; i < n; ++i)
-      if (clear_w(i)) theta_clear = std::min(theta_clear, std::max(xw_[i], 0.0) / dw_[i]);
+      if (clear_w(i)) theta_clear = std::min(theta_clear, std::max(s_.xw_[i], 0.0) / s_.dw_[i]);
     for (int c = 0; c < k; ++c)
-      if (clear_z(c)) theta_clear = std::min(theta_clear, std::max(xz_[c], 0.0) / dz_[c]);
+      if (clear_z(c)) theta_clear = std::min(theta_clear, std::max(s_.xz_[c], 0.0) / s_.dz_[c]);
     // (L10): a cancellation that the step θ would drive below −δ blocks too.
     const double drop = kGrayFeasibility * options_.tolerance;
     auto driven_negative = [&](double x, double d) {
       return d > floor && theta_clear < kInf && std::max(x, 0.0) - theta_clear * d < -drop;
     };
-    auto blocks_w = [&](int i) { return clear_w(i) || (rpos_[i] < 0 && driven_negative(xw_[i], dw_[i])); };
-    auto blocks_z = [&](int c) { return clear_z(c) || driven_negative(xz_[c], dz_[c]); };
+    auto blocks_w = [&](int i) { return clear_w(i) || (s_.rpos_[i] < 0 && driven_negative(s_.xw_[i], s_.dw_[i])); };
+    auto blocks_z = [&](int c) { return clear_z(c) || driven_negative(s_.xz_[c], s_.dz_[c]); };
     double theta = theta_clear;
     for (int i = 0; i < n; ++i)
-      if (blocks_w(i)) theta = std::min(theta, std::max(xw_[i], 0.0) / dw_[i]);
+      if (blocks_w(i)) theta = std::min(theta, std::max(s_.xw_[i], 0.0) / s_.dw_[i]);
     for (int c = 0; c < k; ++c)
-      if (blocks_z(c)) theta = std::min(theta, std::max(xz_[c], 0.0) / dz_[c]);
+      if (blocks_z(c)) theta = std::min(theta, std::max(s_.xz_[c], 0.0) / s_.dz_[c]);
     if (theta == kInf) {
       // A ray ends the run: make sure it is not an artefact of an inaccurate G⁻¹.
       if (!fresh) {
@@ -494,36 +510,36 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
       const double xp = std::max(x, 0.0);
       return xp - theta * d <= kTie * (1 + xp);
     };
-    const int z0_pos = cpos_[n];
-    if (blocks_z(z0_pos) && tied(xz_[z0_pos], dz_[z0_pos])) {
-      leave_z = true; leave = z0_pos; leave_d = dz_[z0_pos];
+    const int z0_pos = s_.cpos_[n];
+    if (blocks_z(z0_pos) && tied(s_.xz_[z0_pos], s_.dz_[z0_pos])) {
+      leave_z = true; leave = z0_pos; leave_d = s_.dz_[z0_pos];
     } else {
-      ties_.clear();
+      s_.ties_.clear();
       for (int i = 0; i < n; ++i)
-        if (blocks_w(i) && tied(xw_[i], dw_[i])) ties_.push_back({false, i, dw_[i]});
+        if (blocks_w(i) && tied(s_.xw_[i], s_.dw_[i])) s_.ties_.push_back({false, i, s_.dw_[i]});
       for (int c = 0; c < k; ++c)
-        if (blocks_z(c) && tied(xz_[c], dz_[c])) ties_.push_back({true, c, dz_[c]});
-      if (ties_.size() > 1 && !pure_lexicographic) {
+        if (blocks_z(c) && tied(s_.xz_[c], s_.dz_[c])) s_.ties_.push_back({true, c, s_.dz_[c]});
+      if (s_.ties_.size() > 1 && !pure_lexicographic) {
         // Among tied candidates only those with a pivot within kTiePivot of the largest compete: the
         // lexicographic rule alone may pick a pivot 1e-10 of its rivals and wreck the basis.
         double d_max = 0;
-        for (const LexCandidate& t : ties_) d_max = std::max(d_max, t.d);
+        for (const LexCandidate& t : s_.ties_) d_max = std::max(d_max, t.d);
         size_t kept = 0;
-        for (const LexCandidate& t : ties_)
-          if (t.d >= kTiePivot * d_max) ties_[kept++] = t;
-        ties_.resize(kept);
+        for (const LexCandidate& t : s_.ties_)
+          if (t.d >= kTiePivot * d_max) s_.ties_[kept++] = t;
+        s_.ties_.resize(kept);
       }
-      if (!ties_.empty()) {
-        LexCandidate best = ties_.front();
-        if (ties_.size() > 1) {
-          std::copy(rows_.begin(), rows_.begin() + k, sorted_rows_.begin());
-          std::sort(sorted_rows_.begin(), sorted_rows_.begin() + k);
-          lex_prepare(best, lex_best_);
-          for (size_t t = 1; t < ties_.size(); ++t) {
-            lex_prepare(ties_[t], lex_cand_);
-            if (lex_less(ties_[t], lex_cand_, best, lex_best_)) {
-              best = ties_[t];
-              lex_best_.swap(lex_cand_);
+      if (!s_.ties_.empty()) {
+        LexCandidate best = s_.ties_.front();
+        if (s_.ties_.size() > 1) {
+          std::copy(s_.rows_.begin(), s_.rows_.begin() + k, s_.sorted_rows_.begin());
+          std::sort(s_.sorted_rows_.begin(), s_.sorted_rows_.begin() + k);
+          lex_prepare(best, s_.lex_best_);
+          for (size_t t = 1; t < s_.ties_.size(); ++t) {
+            lex_prepare(s_.ties_[t], s_.lex_cand_);
+            if (lex_less(s_.ties_[t], s_.lex_cand_, best, s_.lex_best_)) {
+              best = s_.ties_[t];
+              s_.lex_best_.swap(s_.lex_cand_);
             }
           }
         }
@@ -534,7 +550,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
 
     // A pivot element that is small against its own terms may be a zero polluted by the error the
     // updates of G⁻¹ accumulate: rebuild G⁻¹ once and decide again on an accurate d.
-    const double leave_scale = leave_z ? dz_scale_[leave] : dw_scale_[leave];
+    const double leave_scale = leave_z ? s_.dz_scale_[leave] : s_.dw_scale_[leave];
     if (!fresh && leave_d < kSuspectPivot * leave_scale) {
       if (!refactor()) { status = LemkeStatus::NumericalFailure; break; }
       fresh = true;
@@ -547,69 +563,69 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
 
     // Move along d by θ: x ← x − θ d; the entering variable takes θ, the leaving one 0.
     for (int i = 0; i < n; ++i)
-      if (rpos_[i] < 0) xw_[i] = std::max(0.0, xw_[i] - theta * dw_[i]);
-    for (int c = 0; c < k; ++c) xz_[c] = std::max(0.0, xz_[c] - theta * dz_[c]);
+      if (s_.rpos_[i] < 0) s_.xw_[i] = std::max(0.0, s_.xw_[i] - theta * s_.dw_[i]);
+    for (int c = 0; c < k; ++c) s_.xz_[c] = std::max(0.0, s_.xz_[c] - theta * s_.dz_[c]);
 
     // Basis update of G⁻¹ (L8), one of four shapes.
     const double s = leave_d;                    // the pivot element
-    const int leaving_index = leave_z ? cols_[leave] : leave;
+    const int leaving_index = leave_z ? s_.cols_[leave] : leave;
     if (entering.is_z && !leave_z) {
       // w_i leaves, z_j enters: border G with row i and column j. With g = G⁻¹u = dz, h = rᵀG⁻¹
       // (r = −A[i,Z']) and s = α − rᵀg = dw_i:  [G u; rᵀ α]⁻¹ = [G⁻¹ + g h/s, −g/s; −h/s, 1/s].
       const int i = leave;
-      r_times_ginv(i);                           // h_ = A[i,Z'] G⁻¹ = −rᵀG⁻¹
-      auto Gi = Ginv_.topLeftCorner(k, k);
-      u_.head(k) = dz_.head(k) / s;
-      Gi.noalias() -= u_.head(k) * h_.head(k).transpose();
-      Ginv_.row(k).head(k) = h_.head(k).transpose() / s;
-      Ginv_.col(k).head(k) = -u_.head(k);
-      Ginv_(k, k) = 1.0 / s;
-      rows_[k] = i; rpos_[i] = k;
-      cols_[k] = entering.j; cpos_[entering.j] = k;
-      xz_[k] = theta;
+      r_times_ginv(i);                           // s_.h_ = A[i,Z'] G⁻¹ = −rᵀG⁻¹
+      auto Gi = s_.Ginv_.topLeftCorner(k, k);
+      s_.u_.head(k) = s_.dz_.head(k) / s;
+      Gi.noalias() -= s_.u_.head(k) * s_.h_.head(k).transpose();
+      s_.Ginv_.row(k).head(k) = s_.h_.head(k).transpose() / s;
+      s_.Ginv_.col(k).head(k) = -s_.u_.head(k);
+      s_.Ginv_(k, k) = 1.0 / s;
+      s_.rows_[k] = i; s_.rpos_[i] = k;
+      s_.cols_[k] = entering.j; s_.cpos_[entering.j] = k;
+      s_.xz_[k] = theta;
       k_ = k + 1;
     } else if (entering.is_z && leave_z) {
       // z_l leaves, z_j enters: column replacement, the simplex eta update on row p.
       const int p = leave;
-      auto Gi = Ginv_.topLeftCorner(k, k);
+      auto Gi = s_.Ginv_.topLeftCorner(k, k);
       Gi.row(p) /= s;
-      h_.head(k) = Gi.row(p).transpose();
-      u_.head(k) = dz_.head(k);
-      u_[p] = 0;
-      Gi.noalias() -= u_.head(k) * h_.head(k).transpose();
-      cpos_[cols_[p]] = -1;
-      cols_[p] = entering.j; cpos_[entering.j] = p;
-      xz_[p] = theta;
+      s_.h_.head(k) = Gi.row(p).transpose();
+      s_.u_.head(k) = s_.dz_.head(k);
+      s_.u_[p] = 0;
+      Gi.noalias() -= s_.u_.head(k) * s_.h_.head(k).transpose();
+      s_.cpos_[s_.cols_[p]] = -1;
+      s_.cols_[p] = entering.j; s_.cpos_[entering.j] = p;
+      s_.xz_[p] = theta;
     } else if (!entering.is_z && !leave_z) {
       // w_i leaves, w_j enters: row q of G (row j) is replaced by r = −A[i,Z']. Sherman–Morrison,
       // with G⁻¹e_q = dz and rᵀ G⁻¹ e_q = −dw_i:  G⁻¹ ← G⁻¹ + dz (rᵀG⁻¹ − e_qᵀ)/dw_i.
-      const int i = leave, q_pos = rpos_[entering.j];
+      const int i = leave, q_pos = s_.rpos_[entering.j];
       r_times_ginv(i);
-      h_.head(k) = -h_.head(k) / s;              // rᵀG⁻¹ / dw_i
-      h_[q_pos] -= 1.0 / s;
-      Ginv_.topLeftCorner(k, k).noalias() += dz_.head(k) * h_.head(k).transpose();
-      rpos_[entering.j] = -1;
-      rows_[q_pos] = i; rpos_[i] = q_pos;
-      xw_[entering.j] = theta;
+      s_.h_.head(k) = -s_.h_.head(k) / s;              // rᵀG⁻¹ / dw_i
+      s_.h_[q_pos] -= 1.0 / s;
+      s_.Ginv_.topLeftCorner(k, k).noalias() += s_.dz_.head(k) * s_.h_.head(k).transpose();
+      s_.rpos_[entering.j] = -1;
+      s_.rows_[q_pos] = i; s_.rpos_[i] = q_pos;
+      s_.xw_[entering.j] = theta;
     } else {
       // z_l leaves (column p), w_j enters (row position q): delete them. With H = G⁻¹,
       // (G without row q, column p)⁻¹ = H₋ₚ,₋q − H₋ₚ,q H_p,₋q / H_pq,  H_pq = dz_p.
-      const int p = leave, q_pos = rpos_[entering.j];
-      auto Gi = Ginv_.topLeftCorner(k, k);
-      h_.head(k) = Gi.row(p).transpose() / s;
-      Gi.noalias() -= dz_.head(k) * h_.head(k).transpose();       // dz = G⁻¹ e_q = H(:, q)
-      cpos_[cols_[p]] = -1;
-      rpos_[entering.j] = -1;
-      xw_[entering.j] = theta;
+      const int p = leave, q_pos = s_.rpos_[entering.j];
+      auto Gi = s_.Ginv_.topLeftCorner(k, k);
+      s_.h_.head(k) = Gi.row(p).transpose() / s;
+      Gi.noalias() -= s_.dz_.head(k) * s_.h_.head(k).transpose();       // dz = G⁻¹ e_q = H(:, q)
+      s_.cpos_[s_.cols_[p]] = -1;
+      s_.rpos_[entering.j] = -1;
+      s_.xw_[entering.j] = theta;
       const int last = k - 1;
       if (q_pos != last) {
-        Ginv_.col(q_pos).head(k) = Ginv_.col(last).head(k);
-        rows_[q_pos] = rows_[last]; rpos_[rows_[q_pos]] = q_pos;
+        s_.Ginv_.col(q_pos).head(k) = s_.Ginv_.col(last).head(k);
+        s_.rows_[q_pos] = s_.rows_[last]; s_.rpos_[s_.rows_[q_pos]] = q_pos;
       }
       if (p != last) {
-        Ginv_.row(p).head(k) = Ginv_.row(last).head(k);
-        cols_[p] = cols_[last]; cpos_[cols_[p]] = p;
-        xz_[p] = xz_[last];
+        s_.Ginv_.row(p).head(k) = s_.Ginv_.row(last).head(k);
+        s_.cols_[p] = s_.cols_[last]; s_.cpos_[s_.cols_[p]] = p;
+        s_.xz_[p] = s_.xz_[last];
       }
       k_ = last;
     }
@@ -620,7 +636,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
       z0_left = true;                            // (L5): a complementary basis, a solution
     } else {
       entering = Entering{!leave_z, leaving_index};   // (L4)
-      if (pivots % kCheckPeriod == 0 && basis_residual() > kDriftTolerance * (1 + xz_.head(k_).cwiseAbs().maxCoeff())) {
+      if (pivots % kCheckPeriod == 0 && basis_residual() > kDriftTolerance * (1 + s_.xz_.head(k_).cwiseAbs().maxCoeff())) {
         if (!refactor()) { status = LemkeStatus::NumericalFailure; break; }
         fresh = true;
       }
@@ -637,7 +653,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     status = LemkeStatus::NumericalFailure;
   }
   out.pivots = pivots;
-  out.residual = lcp_residual(A, q, z, w_, epsilon);
+  out.residual = lcp_residual(A, q, z, s_.w_, epsilon);
   // The certificate decides, not the way the pivoting ended: a run that stops on a ray (or the cap)
   // with z₀ ≈ 0 — rank-deficient data that are PSD only up to roundoff do that — may already hold
   // a z that meets (L6); and a run that ends with z₀ leaving may miss it.
@@ -648,6 +664,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
 }
 
 LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, Eigen::VectorXd& z) {
+  use_size(static_cast<int>(q.size()));
   LemkeResult result;
   const int budget = options_.pivot_budget;
   budget_left_ = budget;
@@ -657,17 +674,17 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
   result.pivots = plain.pivots;
   result.plain_status = plain.status;
   result.status = plain.status;
-  result.residual = lcp_residual(A, q, z, w_);
+  result.residual = lcp_residual(A, q, z, s_.w_);
   if (plain.status == LemkeStatus::Solved) return result;
   result.budget_spent = budget > 0 && result.pivots >= budget;
 
   // (L7): keep the best iterate on the original problem, starting from z = 0.
   const int n = static_cast<int>(q.size());
-  best_z_.resize(n);
-  best_z_.setZero();
-  double best_residual = lcp_residual(A, q, best_z_, w_);
+  s_.best_z_.resize(n);
+  s_.best_z_.setZero();
+  double best_residual = lcp_residual(A, q, s_.best_z_, s_.w_);
   double best_epsilon = 0, best_relative = 0;
-  if (result.residual < best_residual) { best_z_ = z; best_residual = result.residual; }
+  if (result.residual < best_residual) { s_.best_z_ = z; best_residual = result.residual; }
 
   if (A.allFinite() && q.allFinite() && options_.regularization_max > 0 && !result.budget_spent) {
     double delta = A.diagonal().cwiseAbs().maxCoeff();
@@ -689,7 +706,7 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
       budget_left_ = 0;
       ++result.attempts;
       result.pivots += attempt.pivots;
-      const double residual = lcp_residual(A, q, z, w_);
+      const double residual = lcp_residual(A, q, z, s_.w_);
       if (attempt.status == LemkeStatus::Solved && residual <= options_.tolerance) {
         result.status = LemkeStatus::Solved;
         result.regularization = epsilon;
@@ -698,7 +715,7 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
         return result;
       }
       if (residual < best_residual) {
-        best_z_ = z;
+        s_.best_z_ = z;
         best_residual = residual;
         best_epsilon = epsilon;
         best_relative = rel;
@@ -709,7 +726,7 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
     }
   }
   if (budget > 0 && result.pivots >= budget) result.budget_spent = true;
-  z = best_z_;
+  z = s_.best_z_;
   result.residual = best_residual;
   result.regularization = best_epsilon;
   result.relative_regularization = best_relative;

@@ -89,7 +89,7 @@
 //   scaled problem the covering vector e = 1 stands for S⁻¹1 in the original: another valid, positive
 //   covering vector (CPS §4.4), so the path (not the guarantee) differs from the unscaled one.
 //
-// No allocation once warm: every buffer is a member sized to the largest n seen.
+// No allocation once warm: every buffer is a member, kept per n met (Sized) up to kMaxParkedSize.
 #pragma once
 
 #include <Eigen/Dense>
@@ -175,7 +175,7 @@ class LemkeSolver {
   };
 
   void reserve(int n);
-  double a_entry(int i, int c) const { return c == n_ ? 1.0 : As_(i, c); }   // A with e as column n
+  double a_entry(int i, int c) const { return c == n_ ? 1.0 : s_.As_(i, c); }   // A with e as column n
   void basis_columns_times(const Eigen::VectorXd& x, bool magnitudes);
   void direction(Entering v);
   struct LexCandidate {
@@ -198,36 +198,49 @@ class LemkeSolver {
   LemkeOptions options_;
   int budget_left_ = 0;         // pivots of the budget left to this attempt in solve(); 0: no budget
 
-  // --- the scaled problem A_s = (A + εI)/α, q_s = q/β ---
   int n_ = 0;
-  Eigen::MatrixXd As_;          // (n×n)
-  Eigen::VectorXd qs_;          // (n)
-  Eigen::VectorXd eq_;          // (n) S of (L9), powers of two; ones when not equilibrated
   bool sparse_ = false;         // A_s also held column-compressed below (mostly zeros)
-  std::vector<int> col_start_, row_index_;   // (n+1), (nnz)
-  std::vector<double> value_;                // (nnz)
-
-  // --- basis (L8) ---
   int k_ = 0;                   // |R| = |Z'|
-  std::vector<int> rows_;       // (k) row index of each row position of G
-  std::vector<int> cols_;       // (k) z index of each column position of G; n is z₀
-  std::vector<int> rpos_;       // (n) position of row i in rows_, −1 when w_i is basic
-  std::vector<int> cpos_;       // (n+1) position of z_j in cols_, −1 when non-basic
-  Eigen::MatrixXd Ginv_;        // (n×n capacity) G⁻¹ in the top-left k×k; rows ↔ cols_, cols ↔ rows_
-  Eigen::VectorXd xw_;          // (n) values of the basic w's
-  Eigen::VectorXd xz_;          // (n) values of the basic z's, by column position
 
-  // --- scratch ---
-  Eigen::VectorXd dz_, dw_;     // (n) d = B⁻¹·(entering column), split as in (L8)
-  Eigen::VectorXd dz_scale_, dw_scale_;   // (n) Σ|terms| of each entry of d
-  Eigen::VectorXd t_, u_, h_;   // (n)
-  Eigen::VectorXd lex_best_, lex_cand_;   // (n) A[i, Z'] of the w candidates being compared
-  std::vector<int> sorted_rows_;          // (n) R in increasing order, for the lexicographic walk
-  std::vector<LexCandidate> ties_;        // (≤ n+1) the tied candidates of (L5)
-  Eigen::MatrixXd Gbuf_;        // (n×n) refactorisation
-  Eigen::VectorXd gj_col_, gj_row_;
-  std::vector<int> perm_;
-  Eigen::VectorXd w_, best_z_;  // (n) driver
+  // Buffers sized by n. An island whose contacts come and go (a trot's feet) meets a few sizes in turn, and
+  // Eigen reallocates at every change of size: the buffers of each size met (up to kMaxParkedSize, at most
+  // kMaxParked sizes) are kept, and a solve swaps in those of its n (use_size). A solve never reads what its
+  // buffers held before, so which set serves it does not change its result.
+  struct Sized {
+    int n = -1;
+    // --- the scaled problem A_s = (A + εI)/α, q_s = q/β ---
+    Eigen::MatrixXd As_;          // (n×n)
+    Eigen::VectorXd qs_;          // (n)
+    Eigen::VectorXd eq_;          // (n) S of (L9), powers of two; ones when not equilibrated
+    std::vector<int> col_start_, row_index_;   // (n+1), (nnz)
+    std::vector<double> value_;                // (nnz)
+
+    // --- basis (L8) ---
+    std::vector<int> rows_;       // (k) row index of each row position of G
+    std::vector<int> cols_;       // (k) z index of each column position of G; n is z₀
+    std::vector<int> rpos_;       // (n) position of row i in rows_, −1 when w_i is basic
+    std::vector<int> cpos_;       // (n+1) position of z_j in cols_, −1 when non-basic
+    Eigen::MatrixXd Ginv_;        // (n×n capacity) G⁻¹ in the top-left k×k; rows ↔ cols_, cols ↔ rows_
+    Eigen::VectorXd xw_;          // (n) values of the basic w's
+    Eigen::VectorXd xz_;          // (n) values of the basic z's, by column position
+
+    // --- scratch ---
+    Eigen::VectorXd dz_, dw_;     // (n) d = B⁻¹·(entering column), split as in (L8)
+    Eigen::VectorXd dz_scale_, dw_scale_;   // (n) Σ|terms| of each entry of d
+    Eigen::VectorXd t_, u_, h_;   // (n)
+    Eigen::VectorXd lex_best_, lex_cand_;   // (n) A[i, Z'] of the w candidates being compared
+    std::vector<int> sorted_rows_;          // (n) R in increasing order, for the lexicographic walk
+    std::vector<LexCandidate> ties_;        // (≤ n+1) the tied candidates of (L5)
+    Eigen::MatrixXd Gbuf_;        // (n×n) refactorisation
+    Eigen::VectorXd gj_col_, gj_row_;
+    std::vector<int> perm_;
+    Eigen::VectorXd w_, best_z_;  // (n) driver
+  };
+  static constexpr int kMaxParkedSize = 256;     // 3 n² doubles: 1.5 MB
+  static constexpr std::size_t kMaxParked = 16;
+  void use_size(int n);
+  Sized s_;
+  std::vector<Sized> parked_;
 };
 
 }  // namespace impetus

@@ -44,6 +44,7 @@ struct ApproachingGroups {
   std::vector<char> columns;         // (rows of D) D's columns of G's unknowns and of the limits
   StewartTrinkleLcp sub;             // (ST6) restricted to G
   Eigen::VectorXd q_sub, z_sub;     // the restricted LCP's q and Lemke's solution (Lemke takes VectorXd)
+  ParkedBySize<Eigen::VectorXd> q_sub_parked, z_sub_parked;   // at the other sizes met
   VectorView Az{nullptr, 0}, w{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};   // grow-only (contact/solvers/grow_only.hpp)
   Eigen::VectorXd Az_storage, w_storage, p_J_storage, Dp_storage;
 

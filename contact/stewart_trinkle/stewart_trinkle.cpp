@@ -112,6 +112,8 @@ bool StewartTrinkleModel::solve_dense(const ContactProblem& problem, ContactResu
     } else {
       ws.lcp_.need_all_D();
       assemble_stewart_trinkle_matrix(ws.lcp_);
+      ws.q_lemke_parked_.fit(ws.q_lemke_, n, 1);
+      ws.z_lemke_parked_.fit(ws.z_lemke_, n, 1);
       ws.q_lemke_ = ws.lcp_.q;
       ws.lemke_.options().pivot_budget = pivots_left;
       lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);

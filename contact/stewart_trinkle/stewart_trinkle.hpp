@@ -202,6 +202,7 @@ struct StewartTrinkleLcp {
 
   Eigen::VectorXd cos_edge, sin_edge;      // (k) cos(2πj/k), sin(2πj/k)
   Eigen::MatrixXd A;                       // (size×size); filled only when Lemke runs
+  ParkedBySize<Eigen::MatrixXd> A_parked;  // A at the other sizes met
   VectorView q{nullptr, 0};                // (size)
 
   const SparseRows* J = nullptr;           // [N; L; S; T] of the leaders ((3ng + nl)×nv), one of J_by_rows
@@ -288,6 +289,7 @@ class StewartTrinkleModel final : public ContactModel {
     VectorView z_{nullptr, 0}, p_J_{nullptr, 0}, impulse_{nullptr, 0}, dv_{nullptr, 0};
     Eigen::VectorXd z_storage_, p_J_storage_, impulse_storage_, dv_storage_;
     Eigen::VectorXd q_lemke_, z_lemke_;        // the whole LCP's q and Lemke's solution (Lemke takes VectorXd)
+    ParkedBySize<Eigen::VectorXd> q_lemke_parked_, z_lemke_parked_;   // at the other sizes met
     std::unique_ptr<ContactWorkspace> fallback_;   // fallback_'s buffers (ST12)
   };
   /// z of (ST6) into ws.z_ and its outcome into `lemke`: sparse (ST13) above max_lemke_size, else the warm

@@ -199,7 +199,8 @@ void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp) {
   const MatrixView& D = lcp.D;
   const auto iS = [&](int g) { return nu + g; };
   const auto iT = [&](int g) { return nu + ng + g; };
-  lcp.A.setZero(n, n);
+  lcp.A_parked.fit(lcp.A, n, n);
+  lcp.A.setZero();
   Eigen::MatrixXd& A = lcp.A;
   const Eigen::VectorXd& cs = lcp.cos_edge;
   const Eigen::VectorXd& sn = lcp.sin_edge;

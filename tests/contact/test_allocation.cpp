@@ -5,8 +5,10 @@
 // (Counting: tests/allocation_counting.hpp.)
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../allocation_counting.hpp"
@@ -70,6 +72,34 @@ TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {
   DelassusScratch scratch;
   p.delassus(p.N, p.S, D, scratch);
   EXPECT_EQ(allocations_in([&] { p.delassus(p.N, p.S, D, scratch); }), 0);
+}
+
+TEST(NoAllocation, LemkeAlternatingBetweenSizesOnceEachIsMet) {
+  // A trot's island alternates between a few LCP sizes as its feet land and lift: Lemke keeps its buffers
+  // per size met (lemke.hpp, Sized), so once each size has been solved a solve of any of them touches no heap.
+  auto problem = [](int n) {
+    Eigen::MatrixXd B(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) B(i, j) = std::cos(1.0 + i + 2.0 * j);
+    Eigen::MatrixXd A = B * B.transpose();
+    A.diagonal().array() += 1.0;
+    Eigen::VectorXd q(n);
+    for (int i = 0; i < n; ++i) q[i] = i % 2 == 0 ? -1.0 : 0.5;
+    return std::make_pair(A, q);
+  };
+  const auto [A4, q4] = problem(4);
+  const auto [A9, q9] = problem(9);
+  LemkeSolver lemke;
+  Eigen::VectorXd z4, z9;
+  ASSERT_TRUE(lemke.solve(A4, q4, z4).solved());
+  ASSERT_TRUE(lemke.solve(A9, q9, z9).solved());
+  EXPECT_EQ(allocations_in([&] {
+              for (int r = 0; r < 3; ++r) {
+                lemke.solve(A4, q4, z4);
+                lemke.solve(A9, q9, z9);
+              }
+            }),
+            0);
 }
 
 TEST(NoAllocation, MaxDissipationReSolvingAnIslandOfTheSameStructure) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <vector>
 
 #include "contact/solvers/lemke.hpp"
 
@@ -270,6 +271,30 @@ TEST(Lemke, RandomRankDeficientPsd) {
     ASSERT_TRUE(r.solved()) << "trial " << trial << " n " << n << " rank " << rank << ": " << to_string(r.status);
     EXPECT_EQ(r.attempts, 1) << "trial " << trial << " needed regularisation";
     EXPECT_LE(lcp_residual(A, q, z, w), kCertificate);
+  }
+}
+
+TEST(Lemke, OneSolverServesProblemsOfDifferentSizesWithAFreshOnesBits) {
+  // A solver keeps its buffers per size met (lemke.hpp, Sized): a trot's island alternates between a few
+  // sizes. Whatever the sizes solved before, a solve must give the bits of a fresh solver's.
+  std::mt19937 rng(77);
+  std::vector<RandomLcp> problems;
+  for (int n : {7, 12, 7, 3, 12, 12, 7, 3}) {
+    const Eigen::MatrixXd A = random_psd(n, 1 + static_cast<int>(rng() % n), rng);
+    problems.push_back({A, feasible_q(A, rng)});
+  }
+  LemkeSolver shared;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const RandomLcp& p = problems[i];
+    Eigen::VectorXd z_shared, z_fresh;
+    const LemkeResult r_shared = shared.solve(p.A, p.q, z_shared);
+    LemkeSolver fresh;
+    const LemkeResult r_fresh = fresh.solve(p.A, p.q, z_fresh);
+    ASSERT_TRUE(r_fresh.solved()) << "problem " << i;
+    EXPECT_EQ(r_shared.pivots, r_fresh.pivots) << "problem " << i;
+    EXPECT_EQ(r_shared.residual, r_fresh.residual) << "problem " << i;
+    ASSERT_EQ(z_shared.size(), z_fresh.size());
+    for (Eigen::Index k = 0; k < z_fresh.size(); ++k) EXPECT_EQ(z_shared[k], z_fresh[k]) << "problem " << i << " z " << k;
   }
 }
 

@@ -106,32 +106,31 @@ class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase>
 /// Cases that still allocate once warm, with the count measured on these replays (per step, outside FCL) and
 /// where (a trace of each allocation's call stack after the warm-up).
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
-  // The trot changes which feet touch every few steps: buffers sized by the contacts are resized then.
-  const std::string trot_contacts =
-      "stewart_trinkle's LemkeSolver::reserve in the contact stage whenever the trot's contact count changes "
-      "(touch-down, lift-off; 2.6 per step under pid, none in the control stage)";
-  const std::string trot_held =
-      trot_contacts + "; the sticking target's SVD and COD resized when the held contacts change, and its Q "
-      "applied to a vector (Eigen's applyHouseholderOnTheLeft, ~8 per step); select_contacts' rows";
+  // The trot changes which feet touch every few steps: buffers sized by the contacts are kept per size met
+  // (stewart_trinkle's Lemke and LCP, the problems and results, the selected rows, the sticking target's
+  // decompositions), but the inverse dynamics' are not yet.
+  const std::string trot_id =
+      "the inverse dynamics' buffers sized by the held contacts (ActuatedElimination's J, M⁻¹Jᵀ, K Jᵀ, T_τ, D; "
+      "the call's impulses p and the solution's p_N, p_S, p_T) resized when a foot lands or lifts";
   if (replay == "links_trot") {
-    if (controller == "pid") return "measured 2.6 per step: " + trot_contacts;
-    if (controller == "id_sensed") return "measured 12 per step: " + trot_held;
+    if (controller == "id_sensed") return "measured 0.7 per step (14 in 20 steps, one touch-down): " + trot_id;
     if (controller == "id_lcp_coulomb")
-      return "measured 18 per step: " + trot_held + "; the ID's buffers (ActuatedElimination, FrictionEdges, its "
-             "Lemke) resized when the held contacts change";
-    if (controller == "id_lcp_noslip") return "measured 44 per step: as standing (below), and " + trot_held;
-    if (controller == "id_qp_coulomb") return "measured 171 per step: as standing (below), and " + trot_held;
-    if (controller == "id_qp_noslip") return "measured 214 per step: as standing (below), and " + trot_held;
+      return "measured 3 per step: " + trot_id + ", and IdLcpCoulomb's (FrictionEdges' B, its LCP's A, q, z)";
+    if (controller == "id_lcp_noslip") return "measured 11 per step: as standing (below), and " + trot_id;
+    if (controller == "id_qp_coulomb") return "measured 116 per step: as standing (below), and " + trot_id;
+    if (controller == "id_qp_noslip") return "measured 192 per step: as standing (below), and " + trot_id;
   }
   if (controller == "id_lcp_noslip")
     return "measured 41 per step standing: Eigen temporaries in LeastTorque (least_torque.cpp, Stage II, ~33 per "
            "call) and IdLcpNoSlip::solve (4 per call)";
   if (controller == "id_qp_coulomb")
-    return "measured 359 per step standing: Eigen temporaries in InequalityLeastSquares::solve (Stage II, ~180 "
-           "per call), IdQp::solve, and its Lemke resized between the QP's problems of different sizes";
+    return "measured 321 per step standing: Eigen temporaries in InequalityLeastSquares::solve (Stage II, ~180 "
+           "per call) and IdQp::solve";
   if (controller == "id_qp_noslip")
-    return "measured 1200 per step standing (277 before 4d0d424's least-torque term): as id_qp_coulomb, and the "
-           "effort limits' re-solves (EffortLimits::solve, each re-sizing IdQp's buffers)";
+    return "measured 361 per step standing: make_contacts_consistent's InequalityLeastSquares (3a1ca7f's target, "
+           "as id_qp_coulomb's Stage II), and the effort limits' re-solves (EffortLimits::solve copies the "
+           "ContactProblem, whose empty limit rows Eigen reallocates at every copy, and re-sizes "
+           "ActuatedElimination for the smaller driven set; 5 per step on 609d584)";
   return "";
 }
 
