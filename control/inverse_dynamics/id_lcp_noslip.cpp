@@ -121,9 +121,8 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
   U_.set(cp);
   guess_.setZero(nc + nl);
   if (options_.projection.warm_start) {
-    Eigen::VectorXd g;
-    memory_.guess(cp, g);
-    guess_.head(nc) = g;
+    memory_.guess(cp, remembered_);
+    guess_.head(nc) = remembered_;
   }
   projection_.solve(*metric_, factor_, U_, v_f_, &guess_, options_.projection, z_, solution.v_plus, lambda_G_,
                     solution.stats);
@@ -290,10 +289,16 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
   solution.stats = {};
   solution.fallbacks = 0;
 
-  P_.resize(na, cp.nv);
-  P_.setZero();
-  for (int a = 0; a < na; ++a) P_.insert(a, problem.actuated[a]) = 1.0;
-  P_.makeCompressed();
+  // P: one 1 per driven coordinate, written into the compressed arrays (Eigen's insert() reallocates the row
+  // counts at every call); the same matrix as inserting them.
+  if (P_.rows() != na || P_.cols() != cp.nv || !P_.isCompressed()) P_.resize(na, cp.nv);
+  P_.data().resize(na);
+  for (int a = 0; a < na; ++a) {
+    P_.outerIndexPtr()[a] = a;
+    P_.innerIndexPtr()[a] = problem.actuated[a];
+    P_.valuePtr()[a] = 1.0;
+  }
+  P_.outerIndexPtr()[na] = na;
   M_inverse_.reset(cp);
   metric_ = &M_inverse_;
   struct Restore {   // metric_ must not outlive `dense`

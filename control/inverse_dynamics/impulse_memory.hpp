@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <unordered_map>
 
 #include "contact/problem.hpp"
@@ -19,9 +20,16 @@ struct PredictionMemory {
       if (auto it = p_N.find(cp.keys[i]); it != p_N.end()) guess[i] = it->second;
   }
   /// Keeps `p` (nc), the impulses of this call, in place of the last.
+  /// In place, not cleared and refilled: a contact that persists keeps its node, so a resting robot's call
+  /// allocates nothing here. What the memory holds is the same either way.
   void remember(const ContactProblem& cp, const Eigen::VectorXd& p) {
-    p_N.clear();
-    for (int i = 0; i < cp.nc && i < static_cast<int>(cp.keys.size()); ++i) p_N[cp.keys[i]] = p[i];
+    const int n = std::min(cp.nc, static_cast<int>(cp.keys.size()));
+    std::erase_if(p_N, [&](const auto& entry) {
+      for (int i = 0; i < n; ++i)
+        if (cp.keys[i] == entry.first) return false;
+      return true;
+    });
+    for (int i = 0; i < n; ++i) p_N[cp.keys[i]] = p[i];
   }
 };
 

@@ -110,33 +110,46 @@ void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
     else Et_.row(c - na_) = L_.row(i).head(r);
   }
   // The constraint Ẽ y = e on the null space of Ẽ: Ẽᵀ P = Q R, y = Q₁ R₁₁⁻ᵀ (Pᵀe)₁ + Q₂ w.
+  // Every temporary of the expressions is a member of the type Eigen would make (no allocation once warm),
+  // each product evaluated into a whole plain vector or matrix as Eigen evaluates its temporaries: the bits.
   int q = 0;
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd>& qr = qr_;
   y_.setZero(r);
   if (nu_ > 0 && r > 0) {
     qr.compute(Et_.transpose());
     qr.setThreshold(kRankTolerance);
     q = static_cast<int>(qr.rank());
-    Qy_ = qr.householderQ();
-    const Eigen::VectorXd Pe = qr.colsPermutation().transpose() * e_;
-    const Eigen::VectorXd u =
-        qr.matrixR().topLeftCorner(q, q).transpose().triangularView<Eigen::Lower>().solve(Pe.head(q));
-    y_ = Qy_.leftCols(q) * u;
+    qr.householderQ().evalTo(Qy_, householder_);
+    Pe_.noalias() = qr.colsPermutation().transpose() * e_;
+    u_ = Pe_.head(q);
+    qr.matrixR().topLeftCorner(q, q).transpose().triangularView<Eigen::Lower>().solveInPlace(u_);
+    y_.noalias() = Qy_.leftCols(q) * u_;
     Zy_ = Qy_.rightCols(r - q);
   } else {
     Zy_ = Eigen::MatrixXd::Identity(r, r);
   }
   if (r - q > 0) {
-    const Eigen::MatrixXd AZ = At_ * Zy_;
-    Eigen::MatrixXd H = AZ.transpose() * AZ;
-    H.diagonal().array() += epsilon_;
-    const Eigen::VectorXd rhs = AZ.transpose() * (b_ - At_ * y_) - epsilon_ * (Zy_.transpose() * y_);
-    y_.noalias() += Zy_ * H.llt().solve(rhs);
+    AZ_.noalias() = At_ * Zy_;
+    H_.noalias() = AZ_.transpose() * AZ_;
+    H_.diagonal().array() += epsilon_;
+    // rhs = AZᵀ(b − A y) − ε Zᵀy: Eigen evaluates ε (Zᵀy) as the product (ε Zᵀ) y, whose kernel applies ε
+    // to each finished dot product: Zᵀy, then scaled, gives its bits.
+    Ay_.noalias() = At_ * y_;
+    residual_ = b_ - Ay_;
+    rhs_.noalias() = AZ_.transpose() * residual_;
+    Zty_.noalias() = Zy_.transpose() * y_;
+    Zty_ *= epsilon_;
+    rhs_ -= Zty_;
+    llt_.compute(H_);
+    step_ = rhs_;
+    llt_.solveInPlace(step_);
+    y_.noalias() += Zy_ * step_;
   }
   // δ_F = V y = B_Fᵀ η, η = Πᵀ [L₁₁⁻ᵀ y; 0]; τ′ = τ − A δ.
-  const Eigen::VectorXd z = L_.topLeftCorner(r, r).transpose().triangularView<Eigen::Upper>().solve(y_);
+  z_ = y_;
+  L_.topLeftCorner(r, r).transpose().triangularView<Eigen::Upper>().solveInPlace(z_);
   eta_.setZero(nv_);
-  for (int i = 0; i < r; ++i) eta_[perm_[i]] = z[i];
+  for (int i = 0; i < r; ++i) eta_[perm_[i]] = z_[i];
   for (int k = 0; k < m_; ++k)
     if (!held_[k]) delta_[k] = A_.col(k).dot(eta_.head(na_)) + E_.col(k).dot(eta_.tail(nu_));
   tau_new_ = tau;
@@ -144,10 +157,12 @@ void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
   // μ from the stationarity of (LT3) in y: Ẽᵀμ = Ãᵀτ′ − εy (the basic least-squares solution).
   mu_.setZero(nu_);
   if (q > 0) {
-    const Eigen::VectorXd g = Qy_.transpose() * (At_.transpose() * tau_new_ - epsilon_ * y_);
-    Eigen::VectorXd z = Eigen::VectorXd::Zero(nu_);
-    z.head(q) = qr.matrixR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(g.head(q));
-    mu_ = qr.colsPermutation() * z;
+    Atau_.noalias() = At_.transpose() * tau_new_;
+    gradient_ = Atau_ - epsilon_ * y_;
+    g_.noalias() = Qy_.transpose() * gradient_;
+    z_mu_.setZero(nu_);
+    z_mu_.head(q) = qr.matrixR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(g_.head(q));
+    mu_.noalias() = qr.colsPermutation() * z_mu_;
   }
 }
 
@@ -161,7 +176,8 @@ bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<c
   nu_ = nv_ - na_;
   if (m_ == 0 || na_ == 0) return true;
   // A = P Jᵀ, E = U Jᵀ (the rows at undriven coordinates).
-  std::vector<char> driven(nv_, 0);
+  std::vector<char>& driven = driven_;
+  driven.assign(nv_, 0);
   for (int a : actuated) driven[a] = 1;
   A_.resize(na_, m_);
   E_.resize(nu_, m_);
@@ -170,16 +186,17 @@ bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<c
     if (!driven[i]) E_.row(u++) = Jt.row(i);
   int rank = 0;
   if (nu_ > 0) {
-    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(E_);
-    qr.setThreshold(kRankTolerance);
-    rank = static_cast<int>(qr.rank());
+    qr_E_.compute(E_);
+    qr_E_.setThreshold(kRankTolerance);
+    rank = static_cast<int>(qr_E_.rank());
   }
   report.freedom = m_ - rank;
   if (report.freedom == 0) return true;
   epsilon_ = kRegularization * std::max(A_.squaredNorm() / m_, 1e-300);
 
   // The Gram matrix of every column, [A; E][A; E]ᵀ; a pass subtracts the held ones.
-  Eigen::MatrixXd B(nv_, m_);
+  Eigen::MatrixXd& B = B_;
+  B.resize(nv_, m_);
   B << A_, E_;
   G_all_.setZero(nv_, nv_);
   G_all_.selfadjointView<Eigen::Lower>().rankUpdate(B);
@@ -212,9 +229,11 @@ bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<c
   }
   if (!settled) return false;
   const double delta_norm = delta_.cwiseAbs().maxCoeff();
-  if (nu_ > 0 && (E_ * delta_).cwiseAbs().maxCoeff() > kBalanceTolerance * column_scale * std::max(delta_norm, 1e-300))
+  if (nu_ > 0) Edelta_.noalias() = E_ * delta_;
+  if (nu_ > 0 && Edelta_.cwiseAbs().maxCoeff() > kBalanceTolerance * column_scale * std::max(delta_norm, 1e-300))
     return false;
-  Eigen::VectorXd x_new = x + delta_;
+  Eigen::VectorXd& x_new = x_new_;
+  x_new = x + delta_;
   for (int k = 0; k < m_; ++k) {
     if (!nonnegative[k]) continue;
     if (x_new[k] < -kFeasibility * x_scale) return false;

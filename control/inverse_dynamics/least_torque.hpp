@@ -78,6 +78,15 @@ class LeastTorqueSelection {
   std::vector<int> perm_;
   Eigen::MatrixXd A_, E_, G_all_, G_, S_, L_, At_, Et_, Zy_, Qy_;
   Eigen::VectorXd delta_, tau_new_, mu_, eta_, y_, b_, e_;
+  // The temporaries of select() and solve_piece(), kept (no allocation once warm): the QRs of E and Ẽᵀ, Q's
+  // Householder workspace, [A; E], AZ, H and its LLT, Pᵀe, u, A y, b − A y, the right-hand side of H, Zᵀy,
+  // H⁻¹rhs, L⁻ᵀ y, Ãᵀτ′, Ãᵀτ′ − εy, Qᵀ(·), the padded R⁻¹ solve, E δ and x + δ.
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_E_, qr_;
+  Eigen::VectorXd householder_;
+  Eigen::MatrixXd B_, AZ_, H_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::VectorXd Pe_, u_, Ay_, residual_, rhs_, Zty_, step_, z_, Atau_, gradient_, g_, z_mu_, Edelta_, x_new_;
+  std::vector<char> driven_;
 };
 
 }  // namespace impetus

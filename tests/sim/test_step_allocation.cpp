@@ -116,13 +116,10 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
     if (controller == "id_sensed") return "measured 0.7 per step (14 in 20 steps, one touch-down): " + trot_id;
     if (controller == "id_lcp_coulomb")
       return "measured 3 per step: " + trot_id + ", and IdLcpCoulomb's (FrictionEdges' B, its LCP's A, q, z)";
-    if (controller == "id_lcp_noslip") return "measured 11 per step: as standing (below), and " + trot_id;
+    if (controller == "id_lcp_noslip") return "measured 8 per step: " + trot_id;
     if (controller == "id_qp_coulomb") return "measured 116 per step: as standing (below), and " + trot_id;
     if (controller == "id_qp_noslip") return "measured 192 per step: as standing (below), and " + trot_id;
   }
-  if (controller == "id_lcp_noslip")
-    return "measured 41 per step standing: Eigen temporaries in LeastTorque (least_torque.cpp, Stage II, ~33 per "
-           "call) and IdLcpNoSlip::solve (4 per call)";
   if (controller == "id_qp_coulomb")
     return "measured 321 per step standing: Eigen temporaries in InequalityLeastSquares::solve (Stage II, ~180 "
            "per call) and IdQp::solve";
