@@ -220,6 +220,56 @@ TEST(CertifiedWarmStart, OnPerturbedPilesACertifiedAnswerIsAsGoodAsTheIteratedOn
 }
 
 
+/// Two layers of touching spheres at rest on the ground (radius r, mass m): 6 × 6, and 5 × 5 in their hollows,
+/// each on four (centre r√2 higher, the normal at 45°); with `rattler`, one sphere more on top of an upper one,
+/// on that single contact (its normal vertical). v = 0, v* = −g dt ẑ.
+struct TwoLayerPile {
+  static constexpr double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, mu = 0.5;
+  ProblemBuilder builder{dt};
+  ContactProblem problem;
+  int bodies = 0;
+  explicit TwoLayerPile(bool rattler) {
+    std::vector<Eigen::Vector3d> centres;
+    for (int j = 0; j < 6; ++j)
+      for (int i = 0; i < 6; ++i) centres.emplace_back(2 * r * i, 2 * r * j, r);
+    for (int j = 0; j < 5; ++j)
+      for (int i = 0; i < 5; ++i) centres.emplace_back(2 * r * i + r, 2 * r * j + r, r + r * std::sqrt(2.0));
+    if (rattler) centres.push_back(centres[36 + 12] + Eigen::Vector3d(0, 0, 2 * r));
+    bodies = static_cast<int>(centres.size());
+    for (int k = 0; k < bodies; ++k) {
+      Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+      M.diagonal() << m, m, m, I, I, I;
+      builder.add_system(M);
+    }
+    const int nv = 6 * bodies;
+    auto add = [&](int a, int b, const Eigen::Vector3d& n) {   // n from b (or the ground) to a
+      const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
+      Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
+      N += row_at(nv, 6 * a, box_row(-r * n, n));
+      S += row_at(nv, 6 * a, box_row(-r * n, t1));
+      T += row_at(nv, 6 * a, box_row(-r * n, t2));
+      if (b >= 0) {
+        N -= row_at(nv, 6 * b, box_row(r * n, n));
+        S -= row_at(nv, 6 * b, box_row(r * n, t1));
+        T -= row_at(nv, 6 * b, box_row(r * n, t2));
+      }
+      builder.contact(N, S, T, 0.0, mu);
+    };
+    for (int a = 0; a < bodies; ++a) {
+      if (a < 36) add(a, -1, Eigen::Vector3d::UnitZ());
+      for (int b = 0; b < a; ++b) {
+        const Eigen::Vector3d d = centres[a] - centres[b];
+        if (std::abs(d.norm() - 2 * r) < 1e-12 * r) add(a, b, d.normalized());
+      }
+    }
+    const Eigen::VectorXd v = Eigen::VectorXd::Zero(nv);
+    Eigen::VectorXd v_star = v;
+    for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
+    problem = builder.build(v, v_star);
+  }
+};
+
+
 TEST(CertifiedWarmStart, ALargeRestingPileIsStoppedByTheSparseFactor) {
   // Two layers of touching spheres at rest on the ground: 6 × 6, and 5 × 5 in their hollows, each
   // on four (centre r√2 higher, the normal at 45°). 61 free bodies, 366 DoF: beyond the dense stop's
@@ -227,45 +277,11 @@ TEST(CertifiedWarmStart, ALargeRestingPileIsStoppedByTheSparseFactor) {
   // contacts in two directions at least, so 𝐉_𝒜 has full column rank. The interior point's answer of a
   // first step, offered to the same resting step, must be stopped to v⁺ = 0 and certified in phase II
   // (phase I is frictionless: there the pile's edges slide, and it iterates), and be an optimum.
-  const double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, mu = 0.5;
-  ProblemBuilder builder(dt);
-  std::vector<Eigen::Vector3d> centres;
-  for (int j = 0; j < 6; ++j)
-    for (int i = 0; i < 6; ++i) centres.emplace_back(2 * r * i, 2 * r * j, r);
-  for (int j = 0; j < 5; ++j)
-    for (int i = 0; i < 5; ++i) centres.emplace_back(2 * r * i + r, 2 * r * j + r, r + r * std::sqrt(2.0));
-  const int bodies = static_cast<int>(centres.size());
-  for (int k = 0; k < bodies; ++k) {
-    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
-    M.diagonal() << m, m, m, I, I, I;
-    builder.add_system(M);
-  }
-  const int nv = 6 * bodies;
+  const TwoLayerPile pile(false);
+  const double m = TwoLayerPile::m, dt = TwoLayerPile::dt, mu = TwoLayerPile::mu;
+  const int bodies = pile.bodies, nv = 6 * bodies;
   ASSERT_GT(nv, 192);
-  auto add = [&](int a, int b, const Eigen::Vector3d& n) {   // n from b (or the ground) to a
-    const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
-    Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
-    N += row_at(nv, 6 * a, box_row(-r * n, n));
-    S += row_at(nv, 6 * a, box_row(-r * n, t1));
-    T += row_at(nv, 6 * a, box_row(-r * n, t2));
-    if (b >= 0) {
-      N -= row_at(nv, 6 * b, box_row(r * n, n));
-      S -= row_at(nv, 6 * b, box_row(r * n, t1));
-      T -= row_at(nv, 6 * b, box_row(r * n, t2));
-    }
-    builder.contact(N, S, T, 0.0, mu);
-  };
-  for (int a = 0; a < bodies; ++a) {
-    if (a < 36) add(a, -1, Eigen::Vector3d::UnitZ());
-    for (int b = 0; b < a; ++b) {
-      const Eigen::Vector3d d = centres[a] - centres[b];
-      if (std::abs(d.norm() - 2 * r) < 1e-12 * r) add(a, b, d.normalized());
-    }
-  }
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(nv);
-  Eigen::VectorXd v_star = v;
-  for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
-  const ContactProblem first = builder.build(v, v_star);
+  const ContactProblem& first = pile.problem;
   ASSERT_EQ(first.nc, 36 + 2 * 6 * 5 + 2 * 5 * 4 + 4 * 25);   // ground, in each layer, between them
   const ContactResult previous = solve(model_with(false), first);
   ASSERT_EQ(previous.stats.status, SolveStatus::Solved) << previous.stats.message;
@@ -353,54 +369,6 @@ TEST(CertifiedWarmStart, SeparatingContactsWithoutAGuessGiveNoImpulseWithoutAnIt
 }
 
 
-/// Two layers of touching spheres at rest on the ground (radius r, mass m): 6 × 6, and 5 × 5 in their hollows,
-/// each on four (centre r√2 higher, the normal at 45°); with `rattler`, one sphere more on top of an upper one,
-/// on that single contact (its normal vertical). v = 0, v* = −g dt ẑ.
-struct TwoLayerPile {
-  static constexpr double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, mu = 0.5;
-  ProblemBuilder builder{dt};
-  ContactProblem problem;
-  int bodies = 0;
-  explicit TwoLayerPile(bool rattler) {
-    std::vector<Eigen::Vector3d> centres;
-    for (int j = 0; j < 6; ++j)
-      for (int i = 0; i < 6; ++i) centres.emplace_back(2 * r * i, 2 * r * j, r);
-    for (int j = 0; j < 5; ++j)
-      for (int i = 0; i < 5; ++i) centres.emplace_back(2 * r * i + r, 2 * r * j + r, r + r * std::sqrt(2.0));
-    if (rattler) centres.push_back(centres[36 + 12] + Eigen::Vector3d(0, 0, 2 * r));
-    bodies = static_cast<int>(centres.size());
-    for (int k = 0; k < bodies; ++k) {
-      Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
-      M.diagonal() << m, m, m, I, I, I;
-      builder.add_system(M);
-    }
-    const int nv = 6 * bodies;
-    auto add = [&](int a, int b, const Eigen::Vector3d& n) {   // n from b (or the ground) to a
-      const Eigen::Vector3d t1 = n.unitOrthogonal(), t2 = n.cross(t1);
-      Eigen::RowVectorXd N = Eigen::RowVectorXd::Zero(nv), S = N, T = N;
-      N += row_at(nv, 6 * a, box_row(-r * n, n));
-      S += row_at(nv, 6 * a, box_row(-r * n, t1));
-      T += row_at(nv, 6 * a, box_row(-r * n, t2));
-      if (b >= 0) {
-        N -= row_at(nv, 6 * b, box_row(r * n, n));
-        S -= row_at(nv, 6 * b, box_row(r * n, t1));
-        T -= row_at(nv, 6 * b, box_row(r * n, t2));
-      }
-      builder.contact(N, S, T, 0.0, mu);
-    };
-    for (int a = 0; a < bodies; ++a) {
-      if (a < 36) add(a, -1, Eigen::Vector3d::UnitZ());
-      for (int b = 0; b < a; ++b) {
-        const Eigen::Vector3d d = centres[a] - centres[b];
-        if (std::abs(d.norm() - 2 * r) < 1e-12 * r) add(a, b, d.normalized());
-      }
-    }
-    const Eigen::VectorXd v = Eigen::VectorXd::Zero(nv);
-    Eigen::VectorXd v_star = v;
-    for (int k = 0; k < bodies; ++k) v_star[6 * k + 2] -= kGravity * dt;
-    problem = builder.build(v, v_star);
-  }
-};
 
 /// Rows 𝐉_𝒜 of the contacts with p_N > 0: the largest |N v|, |S v|, |T v| among them.
 double loaded_contact_speed(const ContactProblem& P, const ContactResult& result) {
