@@ -118,7 +118,12 @@ void expect_hand_holds_the_box_three_seconds(const std::string& controller, bool
   EXPECT_EQ(m.steps, kSteps);
 }
 
-TEST(ReplayArm, NoSlipHandHoldsTheBoxThreeSeconds) { expect_hand_holds_the_box_three_seconds("pid", false, true); }
+TEST(ReplayArm, NoSlipHandHoldsTheBoxThreeSeconds) {
+  // Whether principal pivoting cycles on a given step of the hold (and Lemke answers, status Fallback, counted)
+  // hangs on rounding: on an AVX-512 build it does at step 2701, on AVX2 it does not. A certified fallback holds
+  // every row to kStuck all the same, so only Failed is excluded.
+  expect_hand_holds_the_box_three_seconds("pid", true, true);
+}
 
 TEST(ReplayArm, NoSlipHandHoldsTheBoxThreeSecondsUnderIdQpNoSlip) {
   // Issue 14's test: QP,∞ holds the box where the fingers' feedback would squeeze it (controller.cpp: the
