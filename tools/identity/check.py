@@ -4,19 +4,24 @@
 Runs `impetus run` for each scene of scenes/ (granular.xml excepted: 53 min of one core) under each model
 `impetus models` lists (but the cases of SKIPPED_CASES), for at most kMaxSteps steps (STEP_CAPS on the dearest
 scenes), recording every step, and compares against the stored
-baseline (tools/identity/baseline.json):
+baseline of this build's fingerprint (tools/identity/baseline-MARCH.json, one per kind of machine):
   - trajectory.csv and contacts.csv: SHA-256 of the whole file;
   - summary.json: every physics field, exactly (wall_time_s and timing are clock readings, not physics;
     fields the baseline lacks are new and reported, not compared);
   - the exit status of the run.
 
 Floating-point results depend on the instruction set the build targets (FMA contraction changes the last
-bits), on the compiler and on the libraries (libm dispatches by CPU), so the baseline is stamped with a
-build fingerprint; a comparison on a build with another fingerprint is skipped (exit 0) with the reason.
+bits), on the compiler and on the libraries (libm dispatches by CPU), so each baseline is stamped with a
+build fingerprint, and a build is compared with the baseline of its own fingerprint; where none matches the
+check is skipped (exit 0) with the reason.
 
-  tools/identity/check.py            compare against the baseline (exit 1 on any difference)
-  tools/identity/check.py --write    record the baseline from this build (commit it with the change
-                                     of behaviour that made it necessary, saying why)
+  tools/identity/check.py            compare against this fingerprint's baseline (exit 1 on any difference)
+  tools/identity/check.py --write    record this fingerprint's baseline from this build (commit it with the
+                                     change of behaviour that made it necessary, saying why). The cases that
+                                     changed against this fingerprint's previous baseline are dropped from the
+                                     other fingerprints' baselines (there they are "new, not compared" until
+                                     a build of that kind records them): one machine cannot record another's
+                                     bits, and a stale case would fail there.
 Options: --build DIR (default $IMPETUS_BUILD_DIR or build/), --jobs N (default 1), --baseline FILE,
 --only SUBSTRING (cases whose "scene:model" name contains it), --times (seconds per case).
 """
@@ -36,7 +41,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_BASELINE = ROOT / "tools" / "identity" / "baseline.json"
+BASELINE_DIR = ROOT / "tools" / "identity"
 SKIPPED_SCENES = {"granular.xml"}  # 1001 spheres: minutes per hundred steps, and granular_small covers it
 # Cases whose cost alone would exceed the check's budget: the ECP model solves every point contact of an
 # island in one dense semismooth Newton system, seconds per step on these piles; its own scenes and the
@@ -210,11 +215,19 @@ def compare(baseline, current):
     return diffs
 
 
+def write_baseline(path, fingerprint_, cases_):
+    # One line per case, so that a regenerated baseline diffs case by case.
+    lines = [f"  {json.dumps(name)}: {json.dumps(cases_[name], sort_keys=True)}" for name in sorted(cases_)]
+    path.write_text('{\n "fingerprint": ' + json.dumps(fingerprint_, sort_keys=True) + ',\n "cases": {\n' +
+                    ",\n".join(lines) + "\n }\n}\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", action="store_true", help="record the baseline from this build")
     parser.add_argument("--build", type=Path, default=Path(os.environ.get("IMPETUS_BUILD_DIR", ROOT / "build")))
-    parser.add_argument("--baseline", type=Path, default=DEFAULT_BASELINE)
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="one baseline file (default: the one of tools/identity/ with this fingerprint)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", default="", help="only cases whose scene:model contains this")
     parser.add_argument("--times", action="store_true", help="print the seconds each case took")
@@ -225,9 +238,26 @@ def main():
         sys.exit(f"{impetus}: not built (tools/build.sh)")
     here = fingerprint(args.build)
 
+    others = []   # the other fingerprints' baselines, when the default directory is used
+    if args.baseline is None:
+        stored_files = sorted(BASELINE_DIR.glob("baseline-*.json"))
+        mine = [f for f in stored_files if json.loads(f.read_text())["fingerprint"] == here]
+        others = [f for f in stored_files if f not in mine]
+        args.baseline = mine[0] if mine else BASELINE_DIR / f"baseline-{here['march']}.json"
+        if not mine and args.baseline.exists():
+            args.baseline = BASELINE_DIR / f"baseline-{here['march']}-{len(stored_files)}.json"
+
     if not args.write:
         if not args.baseline.exists():
-            sys.exit(f"{args.baseline}: no baseline; record one with --write")
+            print("identity check skipped: no baseline has this build's fingerprint, so bit-identical results are "
+                  "not expected (record one on this machine from an unchanged main with --write to check here)")
+            for f in others:
+                theirs = json.loads(f.read_text())["fingerprint"]
+                print(f"  {f.name}:")
+                for key in sorted(set(here) | set(theirs)):
+                    if here.get(key) != theirs.get(key):
+                        print(f"    {key}: baseline {theirs.get(key)!r}, this build {here.get(key)!r}")
+            return 0
         stored = json.loads(args.baseline.read_text())
         if stored["fingerprint"] != here:
             print("identity check skipped: this build's fingerprint differs from the baseline's, so bit-identical "
@@ -244,12 +274,24 @@ def main():
     if args.write:
         if args.only:
             sys.exit("--write records every case; drop --only")
+        changed = []
+        if args.baseline.exists():
+            previous = json.loads(args.baseline.read_text())
+            if previous["fingerprint"] == here:
+                changed = [name for name in sorted(current) if name in previous["cases"]
+                           and compare({name: previous["cases"][name]}, {name: current[name]})]
         args.baseline.parent.mkdir(parents=True, exist_ok=True)
-        # One line per case, so that a regenerated baseline diffs case by case.
-        lines = [f"  {json.dumps(name)}: {json.dumps(current[name], sort_keys=True)}" for name in sorted(current)]
-        args.baseline.write_text('{\n "fingerprint": ' + json.dumps(here, sort_keys=True) + ',\n "cases": {\n' +
-                                 ",\n".join(lines) + "\n }\n}\n")
+        write_baseline(args.baseline, here, current)
         print(f"identity baseline: {len(current)} cases written to {args.baseline}")
+        for f in others:
+            theirs = json.loads(f.read_text())
+            dropped = [name for name in changed if name in theirs["cases"]]
+            if dropped:
+                for name in dropped:
+                    del theirs["cases"][name]
+                write_baseline(f, theirs["fingerprint"], theirs["cases"])
+                print(f"  dropped from {f.name} (changed here; that kind of build records them again): "
+                      + ", ".join(dropped))
         return 0
 
     baseline = stored["cases"]
