@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, builds optimised, runs every test (ctest), then the
+# behaviour-identity check (tools/identity/check.py: every scene under every model, bit for bit against
 # the committed baseline of the build's fingerprint; it skips, saying why, where no baseline has that fingerprint).
-# the committed baseline; it skips, saying why, on a build whose fingerprint differs from the baseline's).
 #
 # IMPETUS_PORTABLE=1 first builds the contact solvers' tests a second time for x86-64's baseline
 # (-DIMPETUS_NATIVE=OFF: SSE2, no FMA) in build-portable/ and runs them: their rounding differs from the
