@@ -120,8 +120,8 @@ void expect_hand_holds_the_box_three_seconds(const std::string& controller, bool
 
 TEST(ReplayArm, NoSlipHandHoldsTheBoxThreeSeconds) {
   // Whether principal pivoting cycles on a given step of the hold (and Lemke answers, status Fallback, counted)
-  // hangs on rounding: on an AVX-512 build it does at step 2701, on AVX2 it does not. A certified fallback holds
-  // every row to kStuck all the same, so only Failed is excluded.
+  // hangs on rounding: on the Intel Xeon build (-march=cooperlake) it does at step 2701, on the AMD EPYC one (znver3)
+  // it does not. A certified fallback holds every row to kStuck all the same, so only Failed is excluded.
   expect_hand_holds_the_box_three_seconds("pid", true, true);
 }
 
