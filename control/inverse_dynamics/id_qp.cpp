@@ -228,6 +228,12 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   edges_.build(options_.unbounded_friction ? Eigen::VectorXd::Constant(nc, options_.mu_infinity) : cp.mu,
                options_.friction_edges);
   const int nz = edges_.nz();
+  // (QP17): P square, K = 0, H = 0: Stage I is a linear program whose optimum is a round-off vertex or a
+  // ray; Stage II takes the call over the right inverses themselves.
+  if (options_.stage_two && nc > 0 && static_cast<int>(problem.actuated.size()) == elimination_.nv()) {
+    solve_fully_driven(cp, solution);
+    return;
+  }
 
   DB_ = elimination_.D() * edges_.B;
   H_ = edges_.B.transpose() * DB_;

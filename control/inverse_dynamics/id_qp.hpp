@@ -116,6 +116,28 @@
 // when the twin's own solve at the last τ meets q̇_des, and the call then reports the twin's impulses (still
 // a Fallback: the equilibrium route failed), else Stage I/II's answer stands.
 //
+// A fully driven island (QP17) [mine]. With every coordinate driven (P square: a fixed-base arm touching
+// only static geometry), K = 0 (id_problem.hpp): v⁺ = v_c = q̇_des whatever p, D = J K Jᵀ = 0 and H = 0
+// (notes 004 §6.14). (QP1) is then linear, cᵀz with c = Bᵀu, u = J v_c, and in a hold u is round-off:
+// its optimum is a vertex chosen by the signs of that round-off, or none (the budget does not bound p_N:
+// on one contact κ(τ(p)) = κ_c + p_N + g_tᵀp_t), and Lemke returns a vertex or a ray. The right inverse
+// asks less of p than (QP1) does: p must be the forward program's optimum at τ(p) (QP6), and that
+// program's gradient there is J v⁺ = u for every p. Where u vanishes on the contacts that are loaded
+// (s = N v_c + φ/dt = 0, u = 0) and the others open (s > 0, reduced costs u_N + μ min_j u_tᵀd_j ≥ 0 with
+// their pyramid multiplier), (QP6) holds with every multiplier y = 0, and only primal feasibility is
+// left: every p with p = 0 on the open contacts, p in the pyramid on the touching ones and Σ p_N ≤ κ(τ(p))
+// is a right inverse. Stage II's least ‖τ‖ among them is
+//   minimise  ½‖τ_c + T_τ p‖² + ½ε‖p‖²   over the touching contacts' p
+//   s.t.      p_N ≥ 0,  A_facet p ≥ 0 (FE2),  κ_c + (g_p − 1_N)ᵀp ≥ 0 (QP5 on phase I's set A)     (QP17)
+// strictly convex in τ, whose feasible set moves continuously with the state (the table carries what
+// of the arm's weight its pyramid and budget allow), solved by (QP10) from p = 0, which is feasible
+// (κ ≥ 0). A is the touching set, then phase I's at the answer's τ until Σ p_N ≤ κ(τ) (else p = 0
+// stands, a Fallback). "Touching" is s ≤ ε_v = tol·v̄, v̄ the velocity scale of the forward LCP (lemke.hpp
+// L6); ρ, the largest |u| or |s| on a loaded contact (and −s, the open reduced costs' deficit elsewhere)
+// over v̄, certifies y = 0: above tol the target moves or closes a contact (q̇_des off the reachable
+// set, §4.5) and the call is a Fallback that still returns these impulses. Stage I alone
+// (stage_two="false") is left as it is, to measure what (QP17) removes.
+//
 // Which points of the face Stage II may take (QP7) [mine]. Along ker(U JᵀB) the objective of (QP1) moves
 // by cᵀx = v⁺ᵀJᵀB x = q̇_desᵀ P JᵀB x, the actuator's work: exact optimality keeps cᵀx = 0 and every row
 // binding with a positive multiplier, a face chosen by which multipliers are positive — discontinuous in
@@ -175,6 +197,7 @@ struct IdQpReport {
   int budget_root_evaluations = 0;   // (QP14): Stage I solves at a constant budget κ̄
   double stage_one_residual = 0;     // QP,∞: ρ of (QP6) without the least-torque term at Stage I's point (QP15)
   bool twin_run = false, twin_accepted = false;   // (QP16): Newton on the forward twin tried / certified
+  bool fully_driven = false;         // (QP17) answered the call (stage_two_*: its least squares)
 };
 
 class IdQp final : public InverseDynamicsSolver {
@@ -204,6 +227,9 @@ class IdQp final : public InverseDynamicsSolver {
   const std::vector<int>& duplicate_groups(const ContactProblem& cp);
   /// Stage II (QP3, QP7, QP9, QP10) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
   bool stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats);
+  /// (QP17), every coordinate of the island driven: least ‖τ‖ over the impulses of the contacts at rest
+  /// (id_qp_fully_driven.cpp); the whole call.
+  void solve_fully_driven(const ContactProblem& cp, InverseDynamicsSolution& solution);
 
   IdQpOptions options_;
   LemkeSolver lemke_;
