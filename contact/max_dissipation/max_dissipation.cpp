@@ -121,6 +121,7 @@ MaxDissipationModel::Buffers::Buffers(const MaxDissipationOptions& options) {
     ipm->options().tolerance = options.tolerance;
     ipm->options().gap_tolerance = options.gap_tolerance;
     ipm->options().max_iterations = options.max_iterations;
+    ipm->options().kkt_observer = options.kkt_observer;
   }
 }
 

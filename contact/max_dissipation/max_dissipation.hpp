@@ -192,6 +192,9 @@ struct MaxDissipationOptions {
   /// (single_contact.hpp), certified by its optimality conditions; false sends it to the interior
   /// point like every other island (tests compare the two). The trace option also sends it there.
   bool single_contact_closed_form = true;
+  /// Told of every factorization of both phases' interior points (interior_point.hpp KktObserver); null
+  /// (the default) for none.
+  KktObserver* kkt_observer = nullptr;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static MaxDissipationOptions parse(const ModelOptions& options);

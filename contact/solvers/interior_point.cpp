@@ -132,7 +132,9 @@ bool InteriorPointSolver::factor(InteriorPointResult& result) {
   const bool timed = options_.trace && !result.trace.iterations.empty();
   std::chrono::steady_clock::time_point start;
   if (timed) start = std::chrono::steady_clock::now();
-  if (!kkt_.factor(W_)) return false;
+  const bool factored = kkt_.factor(W_);
+  if (options_.kkt_observer != nullptr) options_.kkt_observer->factored(kkt_);
+  if (!factored) return false;
   result.regularized_pivots = std::max(result.regularized_pivots, kkt_.regularized_pivots());
   if (timed) {
     InteriorPointIterate& it = result.trace.iterations.back();

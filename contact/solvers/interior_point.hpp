@@ -97,6 +97,16 @@
 
 namespace impetus {
 
+/// Sees every Newton matrix the interior point factors (InteriorPointOptions::kkt_observer): for programs
+/// that study the factorization on real programs (tools/bench/bench_kkt_factorization.cpp), never for a run.
+class KktObserver {
+ public:
+  virtual ~KktObserver() = default;
+  /// Called after each factorization of K̃ (IP5–IP6), with the system that was factored (its matrix(),
+  /// signs(), last_rows() and layout()).
+  virtual void factored(const InteriorPointKkt& kkt) = 0;
+};
+
 struct InteriorPointOptions {
   /// Relative tolerance of (IP6): residuals and gap, dimensionless (scaled units). Default 1e-8:
   /// a velocity error of 1e-8 of the problem's velocity scale. Contact programs are degenerate
@@ -129,6 +139,8 @@ struct InteriorPointOptions {
   /// σ, the step lengths and the time of the factorization. For diagnosis (tests, benchmarks); off by
   /// default, and then nothing is recorded and no clock is read. It never changes the iterates.
   bool trace = false;
+  /// Told of every factorization (KktObserver); null (the default) for none. It never changes the iterates.
+  KktObserver* kkt_observer = nullptr;
 };
 
 enum class InteriorPointStatus {

@@ -75,6 +75,7 @@ struct ConeLayout {
 
 class InteriorPointKkt {
  public:
+  using SparseCol = Eigen::SparseMatrix<double>;
   /// Takes the program for products and solves with M̃ = M / mass_scale (the multiply_* and solve_M
   /// below). Returns false (and says why in `error`) when the program breaks a requirement of
   /// cone_program.hpp.
@@ -112,13 +113,18 @@ class InteriorPointKkt {
   /// Pivots the last factor() had to regularize dynamically, and the factor's nonzeros.
   int regularized_pivots() const { return ldlt_.regularized_pivots(); }
   long factor_nonzeros() const { return ldlt_.factor_nonzeros(); }
+  /// K̃ of the last factor() (lower triangle, column-major), its pivot signs σ (+1 on p, −1 on y and z)
+  /// and the rows eliminated last: what QuasidefiniteLdlt factored, for programs that study the
+  /// factorization (KktObserver, interior_point.hpp).
+  const SparseCol& matrix() const { return K_; }
+  const std::vector<signed char>& signs() const { return sign_; }
+  const std::vector<char>& last_rows() const { return last_; }
   /// Order and nonzeros of K̃, and the operations of one factorization (for the solver trace).
   int size() const { return nK_; }
   long nonzeros() const { return static_cast<long>(K_.nonZeros()); }
   double factor_flops() const { return ldlt_.flops(); }
 
  private:
-  using SparseCol = Eigen::SparseMatrix<double>;
   void reduced_solve(const Eigen::VectorXd& rv, const Eigen::VectorXd& rp, const Eigen::VectorXd& ry,
                      const Eigen::VectorXd& rz, Eigen::VectorXd& dv, Eigen::VectorXd& dp, Eigen::VectorXd& dy,
                      Eigen::VectorXd& dz);

@@ -66,6 +66,8 @@ class QuasidefiniteLdlt {
   void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
 
   int size() const { return n_; }
+  /// P of the last analyse(): the new index of each old index (n).
+  const std::vector<int>& permutation() const { return perm_; }
   int regularized_pivots() const { return regularized_; }
   long factor_nonzeros() const { return static_cast<long>(Lx_.size()); }
   /// Multiply–adds of one factor().

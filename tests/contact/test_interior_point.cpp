@@ -3,6 +3,7 @@
 // checked by closed forms and by the optimality conditions (IP1) in physical units.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "contact/solvers/interior_point.hpp"
@@ -306,6 +307,42 @@ TEST(InteriorPoint, TraceRecordsEachIterationWithoutChangingAnyIterate) {
     EXPECT_LE(std::max(last.primal_residual, last.dual_residual), traced.options().tolerance);
     EXPECT_LE(last.gap, traced.options().gap_tolerance);
     EXPECT_TRUE(std::isnan(last.alpha));
+  }
+}
+
+/// Counts the factorizations and checks each observed K̃ against (IP5)–(IP6): order np + nv + m, σ = +1 on the
+/// np impulse rows and −1 on the others, and a diagonal of σ's sign (+δ_s on p; −M̃ − δ_s, −W² − δ_s on y and z).
+struct CountingObserver final : KktObserver {
+  int np = 0, calls = 0, bad_sizes = 0, bad_signs = 0, bad_diagonal = 0;
+  void factored(const InteriorPointKkt& kkt) override {
+    ++calls;
+    const Eigen::SparseMatrix<double>& K = kkt.matrix();
+    const std::vector<signed char>& sigma = kkt.signs();
+    if (K.rows() != kkt.size() || static_cast<int>(sigma.size()) != kkt.size()) ++bad_sizes;
+    if (std::count(sigma.begin(), sigma.end(), 1) != np) ++bad_signs;
+    for (int i = 0; i < K.rows() && i < static_cast<int>(sigma.size()); ++i)
+      if (!(sigma[i] * K.coeff(i, i) > 0)) ++bad_diagonal;
+  }
+};
+
+TEST(InteriorPoint, KktObserverSeesEveryFactoredMatrixWithoutChangingAnyIterate) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    RandomProgram rp(3, 5, seed);
+    CountingObserver seen;
+    seen.np = rp.P.np;
+    InteriorPointSolver plain, observed;
+    observed.options().kkt_observer = &seen;
+    InteriorPointResult a, b;
+    plain.solve(rp.P, nullptr, a);
+    observed.solve(rp.P, nullptr, b);
+    ASSERT_TRUE(a.solved() && b.solved()) << "seed " << seed;
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_TRUE(a.p == b.p && a.v == b.v) << "seed " << seed;   // it only watches: the same bits
+    // The initial point's factorization (W = I), then one per iteration (predictor and corrector share it).
+    EXPECT_EQ(seen.calls, b.iterations + 1) << "seed " << seed;
+    EXPECT_EQ(seen.bad_sizes, 0);
+    EXPECT_EQ(seen.bad_signs, 0);
+    EXPECT_EQ(seen.bad_diagonal, 0) << "seed " << seed;
   }
 }
 
