@@ -536,6 +536,17 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     stats.message = "Stage II's τ lowers phase I's budget below its normal impulses; Stage I kept";
     return false;
   }
+  // Where Stage I's budget binds (y_b > 0) its prediction has every loaded contact at N v⁺ = −y_b (QP6's p_N
+  // rows with the facets and gap rows slack), which the twin repeats only while its own budget binds:
+  // y_b(κ(τ) − Σ p_N) = 0 at Stage II's τ. The budget row (QP5) is affine on phase I's set A only, and
+  // Stage II's τ may cross into another set where κ(τ) exceeds Σ p_N (measured: RightInverse id_qp_noslip
+  // four feet, step 12: A = {LF, RF, LH} at Stage I, all four at Stage II, κ(τ) − Σ p_N = 1.6e-2 N·s, the
+  // predicted closing 5e-6 m/s not applied, 1.0e-4 rad/s missed).
+  if (y_b > 0 && kappa2 > p2.head(nc).sum() + bound) {
+    stats.status = SolveStatus::Fallback;
+    stats.message = "Stage II's τ leaves the budget Stage I binds slack in phase I; Stage I kept";
+    return false;
+  }
   p_ = p2;
   report_.stage_two_accepted = true;
   return true;

@@ -170,18 +170,9 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
   // id_qp_coulomb on four sliding feet: at step 0 (QP6) ends on a Lemke ray after phase I's set walked through
   // three sets; the budget's root (id_qp.hpp QP14) is found by regula falsi between the walk's samples.
   const std::string raised = c.raised;
-  if (twin.controller == "id_qp_noslip" && raised.empty())
-    GTEST_SKIP() << "KNOWN FAILURE, open: id_qp_noslip (μ = 100) with four feet down: at step 1 Stage I's vertex "
-                    "squeezes the feet on the μ = 100 pyramid's boundary (|p_t| up to 2 N·s against Σ p_N = 0.047 "
-                    "N·s, τ 317 N·m asked; held at the 20 N·m effort limit inside the ID those joints are not driven: "
-                    "q̇_target missed by 31 rad/s, Σ p_N by 84 %). Not the 7.8e-7 m/s slip of q̇_des against four "
-                    "stuck feet: with the target made consistent with the feet sticking (moved 3.8e-6 rad/s) Stage I "
-                    "still ends on a squeeze vertex (|p_t| 1–1.6 N·s, ‖τ‖ 0.3–0.4 N·m·s), whose multipliers on the "
-                    "pyramid facets the gap slab (QP7) keeps binding; with the slab opened the least-‖τ‖ point misses "
-                    "by 2.6e-3 rad/s (notes/idqp16.md). With Stage I's least-torque term (QP15) and the target made "
-                    "consistent with §4.5's rows (feet sticking or lifting, controller.cpp): 3.75e-4 rad/s; with the "
-                    "feet held shut as well (N v = 0): 1.6e-5, but then the arm's right inverse (below) misses by "
-                    "4.6e-3 at its step 2, where phase I's set cycles and the budget has no root (notes/arm17.md)";
+  // id_qp_noslip on four feet: Stage I's budget binds on some calls (y_b > 0: every loaded foot predicted to close
+  // at −y_b within its gap) on phase I's set of three feet; a Stage II that moved τ onto the four-foot set left the
+  // twin's budget slack and its feet shut (1e-4 rad/s missed): such a Stage II is refused (id_qp.cpp).
   // id_lcp_noslip on three feet: the body's centre lies on the diagonal of two support feet, the third (RH)
   // carries p_N = 0 and lifts under the sway within the collision margin, where no-slip (and the twin) keep
   // its tangent rows; with the twelve P rows fixed they are independent of the kept rows only through the
