@@ -4,8 +4,20 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 namespace impetus {
+namespace {
+
+/// τ of (NS6): a dropped row that slips joins G when sin²θ > this (θ > 1e-7 rad). Its δ = cW⁻¹cᵀ − ‖l‖²
+/// (D3) is a difference that cancels to ~1e-16·cW⁻¹cᵀ, so below ~1e-15 a row's independence is roundoff;
+/// 1e-14 keeps a decade of margin. arm7_grasp's slipping rows sat at sin²θ = 6e-13 to 1.3e-10.
+constexpr double kHoldDependence = 1e-14;
+/// (NS6) rounds: a row held moves v⁺, which may let another dropped row slip.
+constexpr int kHoldRounds = 2;
+
+}  // namespace
 
 NoSlipOptions NoSlipOptions::parse(const ModelOptions& options) {
   OptionReader read("no_slip", options);
@@ -72,10 +84,67 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
   grow(ws.guess_, ws.guess_storage_, nc + nl);
   unilateral_guess(problem, ws.guess_);
   grow(ws.z_, ws.z_storage_, nc + nl);
+  grow(ws.w_, ws.w_storage_, nc + nl);
   grow(ws.lambda_G_, ws.lambda_G_storage_, ws.factor_.size());
   ws.projection_.solve(ws.M_inverse_, ws.factor_, ws.U_, problem.v_star, ws.guess_, options_.projection, ws.z_,
                        result.v_plus, ws.lambda_G_, result.stats);
   report.projection = ws.projection_.report();
+  // The certificate's velocity scale s_v (UP2): the projection's, or the problem's when pivoting did not run.
+  auto velocity_scale = [&] {
+    const double s_v = report.projection.pivoting.velocity_scale;
+    return s_v > 0 ? s_v : projection_velocity_scale(ws.factor_, ws.U_, problem.v_star);
+  };
+  const double tolerance = options_.projection.certificate_tolerance;
+
+  // (NS6) The dropped rows that v⁺ lets slip beyond the certificate join G, after the rows kept, and (NS4)
+  // is solved again from the active set just found. The unilateral rows pivoting made active leave the
+  // factor (G must lead it) and come back by the warm start.
+  for (int round = 0; round < kHoldRounds; ++round) {
+    const double s_v = velocity_scale();
+    const int k_G = report.indices.rank;
+    ws.factor_.truncate(k_G);
+    for (int i = 0; i < nc && ws.factor_.size() < ws.factor_.capacity(); ++i) {
+      if (!ws.sticks_.empty() && !ws.sticks_[i]) continue;
+      for (auto [R, position] : {std::pair{&problem.S, &report.indices.s_position[i]},
+                                 std::pair{&problem.T, &report.indices.t_position[i]}}) {
+        if (*position >= 0 || !(std::abs(row_dot({R, i}, result.v_plus)) > tolerance * s_v)) continue;
+        if (ws.factor_.try_append({R, i}, 0.0, kHoldDependence)) *position = ws.factor_.size() - 1;
+      }
+    }
+    if (ws.factor_.size() == k_G) break;   // none slips, or those that do are dependent within roundoff
+    const int k_held = ws.factor_.size();
+    report.indices.rank = k_held;
+    ws.guess_ = ws.z_;   // the active set just found (a copy: z is overwritten below)
+    grow(ws.lambda_G_, ws.lambda_G_storage_, k_held);
+    // First the correction of v⁺ with that active set kept (D2 on G, the rows held and the active rows): it
+    // moves v⁺ by |c v⁺|/‖c_⊥‖_{W⁻¹} along W⁻¹c_⊥ᵀ, small as the slip is; it stands when (UP2) still holds.
+    const int n = ws.U_.size();
+    ws.z_.setZero();
+    for (int u = 0; u < n && ws.factor_.size() < ws.factor_.capacity(); ++u)
+      if (ws.guess_[u] > 0 && ws.factor_.try_append(ws.U_.row(u), -ws.U_.b[u], options_.projection.pivoting.dependence_tolerance))
+        ws.z_[u] = ws.factor_.size();   // position + 1, replaced by the impulse below
+    ws.factor_.solve(result.v_plus);
+    const auto lambda = ws.factor_.lambda();
+    for (int u = 0; u < n; ++u) {
+      if (ws.z_[u] > 0) ws.z_[u] = lambda[static_cast<int>(ws.z_[u]) - 1];
+      ws.w_[u] = row_dot(ws.U_.row(u), result.v_plus) + ws.U_.b[u];
+    }
+    ws.lambda_G_ = lambda.head(k_held);
+    const double rho = projection_residual(ws.z_, ws.w_, s_v);
+    if (result.v_plus.allFinite() && rho <= tolerance) {
+      result.stats.residual = rho;
+      report.projection.residual = rho;
+      continue;
+    }
+    // Otherwise (NS4) again with the larger G, pivoting from that active set.
+    ws.factor_.truncate(k_held);
+    const int iterations = result.stats.iterations, attempts = result.stats.attempts;
+    ws.projection_.solve(ws.M_inverse_, ws.factor_, ws.U_, problem.v_star, ws.guess_, options_.projection, ws.z_,
+                         result.v_plus, ws.lambda_G_, result.stats);
+    result.stats.iterations += iterations;
+    result.stats.attempts += attempts;
+    report.projection = ws.projection_.report();
+  }
 
   // 3. Impulses: p_N, p_L from z; p_S, p_T from λ_G of the kept rows.
   result.p_N = ws.z_.head(nc);
@@ -96,10 +165,13 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
                    std::abs(row_dot({&problem.T, i}, result.v_plus))});
   }
   report.equality_residual = eq;
-  const double s_v = report.projection.pivoting.velocity_scale > 0
-                         ? report.projection.pivoting.velocity_scale
-                         : projection_velocity_scale(ws.factor_, ws.U_, problem.v_star);
+  const double s_v = velocity_scale();
   result.stats.residual = std::max(result.stats.residual, eq / s_v);
+  // Solved (or Fallback) means every sticking row met the certificate, dropped ones included.
+  if (eq > tolerance * s_v && result.stats.status != SolveStatus::Failed) {
+    result.stats.status = SolveStatus::Failed;
+    result.stats.message = "no-slip row dependent within roundoff on the rows held slips at " + std::to_string(eq) + " m/s";
+  }
 }
 
 }  // namespace impetus

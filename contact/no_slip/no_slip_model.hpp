@@ -23,6 +23,17 @@
 //      (contact/solvers/unilateral_projection.hpp), counted as status Fallback.
 //   3. v⁺ = v* + M⁻¹(Gᵀλ_G + Nᵀp_N + Lᵀp_L); p_S, p_T are the λ_G of the kept rows, 0 on dropped
 //      rows (the split of friction among dependent rows is not determined by the model).
+//   3a. (NS6) A dropped row c holds only through its dependence: with C the rows kept (C v⁺ = 0) and
+//      c = ρᵀC + c_⊥, c_⊥ W⁻¹Cᵀ = 0, ‖c_⊥‖_{W⁻¹} = sinθ‖c‖_{W⁻¹} (D3), Cauchy–Schwarz in the W pairing gives
+//          |c v⁺| = |c_⊥ v⁺| ≤ sinθ ‖c‖_{W⁻¹} ‖v⁺‖_W ≤ √τ_G ‖c‖_{W⁻¹} ‖v⁺‖_W.
+//      No τ_G chosen beforehand meets the certificate: that needs sin²θ ≤ (tol·s_v / (‖c‖‖v⁺‖))², ~1e-23 on
+//      arm7_grasp (tol 1e-9, s_v 0.02 m/s, ‖c‖ 3, ‖v⁺‖ 5), below the roundoff of sin²θ itself. So after the
+//      solve, the dropped rows with |c v⁺| > tol·s_v join G (when sin²θ > 1e-14, above that roundoff) and
+//      v⁺ is corrected with the active set kept (it moves by |c v⁺|/‖c_⊥‖ along W⁻¹c_⊥ᵀ), kept when (UP2)
+//      still holds, else pivoting runs again from that set; twice at most. Measured (test_sim, every
+//      slipping row): the slip is all c_⊥ v⁺ (ρᵀC v⁺ ~ 1e-17), ‖ρ‖ ≈ 1, sin²θ from 2e-15 to 1.2e-10.
+//      The status is Solved (or Fallback) only when every sticking row meets the certificate, dropped
+//      ones included; otherwise Failed, with the slip in the message.
 //   4. (NS5) When the result is not Solved (pivoting missed its certificate and Lemke ran), steps 1–3
 //      once more with FIND-INDICES at τ_G = kNoSlipRetryDependence: a row kept just above τ_G can
 //      leave G so ill-conditioned that v⁺ is wrong with G v⁺ = 0 to roundoff. The retry is kept only
@@ -74,7 +85,7 @@ struct NoSlipOptions {
 
 /// What a solve did (ContactResult::report).
 struct NoSlipReport {
-  FindIndicesResult indices;        // rows kept by FIND-INDICES; indices.rank = rank(G)
+  FindIndicesResult indices;        // rows kept by FIND-INDICES and held by (NS6); indices.rank = rank(G)
   ProjectionReport projection;      // pivots, fallback, ρ
   double equality_residual = 0;     // max |S_i v⁺|, |T_i v⁺| (m/s) over every sticking contact, dropped rows included
 };
@@ -100,9 +111,10 @@ class NoSlipModel final : public ContactModel {
     DelassusFactor factor_;
     UnilateralProjection projection_;
     UnilateralRows U_;
-    // Grow-only (contact/solvers/grow_only.hpp): z = [p_N; p_L], λ_G, the projection's warm start.
-    VectorView z_{nullptr, 0}, lambda_G_{nullptr, 0}, guess_{nullptr, 0};
-    Eigen::VectorXd z_storage_, lambda_G_storage_, guess_storage_;
+    // Grow-only (contact/solvers/grow_only.hpp): z = [p_N; p_L], λ_G, the projection's warm start, and
+    // w = U v⁺ + b of (NS6)'s correction.
+    VectorView z_{nullptr, 0}, lambda_G_{nullptr, 0}, guess_{nullptr, 0}, w_{nullptr, 0};
+    Eigen::VectorXd z_storage_, lambda_G_storage_, guess_storage_, w_storage_;
     std::vector<char> sticks_;
     ContactResult first_;           // the first attempt's result while (NS5) retries
   };

@@ -367,6 +367,68 @@ TEST(NoSlip, AtlasStepThatBothSolversFailedIsSolvedByTheRetry) {
   expect_solved_dump("atlas_no_slip_step101.icp");
 }
 
+// A box spinning about the vertical at one corner p on the ground, with a second contact at p + ε·x̂. Its
+// S row equals the first's and its T row differs by ε·ω_z, sin²θ ~ ε²/(I_zz‖T‖²_{M⁻¹}) to the rows before
+// it (2e-11 at ε = 1 µm): FIND-INDICES drops both (τ_G = 1e-10), and the T row slips at ε·ω_z⁺, far above
+// the certificate when the pivot about p leaves ω_z⁺ ≠ 0.
+ProblemBuilder box_on_two_near_points(double epsilon) {
+  ProblemBuilder b;
+  const Eigen::Vector3d C(0, 0, kBoxSize.z() / 2);
+  b.add(test::free_box(2.0, kBoxSize, C));
+  const Eigen::Vector3d p = C - kBoxSize / 2;
+  for (const Eigen::Vector3d& q : {p, Eigen::Vector3d(p + epsilon * Eigen::Vector3d::UnitX())}) {
+    ContactSpec s;
+    s.a = 0;
+    s.p = q;
+    s.key = {0, -1, static_cast<int>(b.contacts.size())};
+    b.contacts.push_back(s);
+  }
+  return b;
+}
+
+/// Spinning about the vertical at ω_z = 1 rad/s.
+Eigen::VectorXd spin() {
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
+  v[5] = 1.0;
+  return v;
+}
+
+// Solved means (NS2) met on every sticking row, dropped ones included (NS6): |S_i v⁺|, |T_i v⁺| within
+// certificate_tolerance·s_v, and s_v (UP2: the largest |row·v*| and |φ/dt| of the rows) at most that of N, S, T.
+void expect_status_tells_the_truth(const ContactProblem& P, const ContactResult& r) {
+  const double tolerance = ProjectionOptions{}.certificate_tolerance;
+  const double s_v = std::max({(P.N * P.v_star).cwiseAbs().maxCoeff(), (P.S * P.v_star).cwiseAbs().maxCoeff(),
+                               (P.T * P.v_star).cwiseAbs().maxCoeff(), (P.phi / P.dt).cwiseAbs().maxCoeff()});
+  const double slip = std::max((P.S * r.v_plus).cwiseAbs().maxCoeff(), (P.T * r.v_plus).cwiseAbs().maxCoeff());
+  EXPECT_NEAR(r.report_as<NoSlipReport>().equality_residual, slip, kRoundoff);
+  if (r.stats.status == SolveStatus::Solved) {
+    EXPECT_LE(r.stats.residual, tolerance);
+    EXPECT_LE(slip, tolerance * s_v) << "Solved, yet a no-slip row slips";
+  }
+}
+
+TEST(NoSlip, ADroppedRowThatSlipsIsHeldSoTheStatusSolvedIsTrue) {
+  // ε = 1 µm: the T row's sin²θ ~ 2e-11 lies above kNoSlipHoldDependence, so (NS6) holds it.
+  ProblemBuilder b = box_on_two_near_points(1e-6);
+  const ContactProblem P = b.build(spin());
+  NoSlipModel model;
+  ContactResult r;
+  model.solve(P, r);
+  expect_status_tells_the_truth(P, r);
+  EXPECT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+}
+
+TEST(NoSlip, ADroppedRowDependentWithinRoundoffIsNeverReportedSolvedWhileItSlips) {
+  // ε = 1 nm: sin²θ ~ 2e-17, the roundoff of its own computation; whether held or not, the status says
+  // whether every row meets the certificate.
+  ProblemBuilder b = box_on_two_near_points(1e-9);
+  const ContactProblem P = b.build(spin());
+  NoSlipModel model;
+  ContactResult r;
+  model.solve(P, r);
+  expect_status_tells_the_truth(P, r);
+}
+
 TEST(NoSlip, EmptyProblemsPassTheFreeVelocityThrough) {
   ProblemBuilder b;
   b.add(test::free_box(1.0, kBoxSize, Eigen::Vector3d::Zero()));

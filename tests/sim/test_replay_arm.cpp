@@ -129,12 +129,9 @@ TEST(ReplayArm, NoSlipHandHoldsTheBoxThreeSecondsUnderIdQpNoSlip) {
   // Issue 14's test: QP,∞ holds the box where the fingers' feedback would squeeze it (controller.cpp: the
   // target its contacts allow, sticking_target.hpp, not the squeezing one). The forward no_slip solve may
   // be a certified Fallback (principal pivoting cycling, Lemke answering), so only Failed is excluded.
-  // KNOWN FAILURE, open (the forward model's, not the ID's): the rows FIND-INDICES dropped are not held to
-  // kStuck — measured at step 574, contact 1's T row at 1.95e-9 m/s (rank 6 of 8 rows, |v⁺| 2.0): the
-  // step's certificate max(ρ, max|row·v⁺|/s_v) = 2.8e-8 (s_v 0.07) misses certificate_tolerance 1e-9, yet
-  // the status stays Solved (no_slip_model.cpp decides it, and NS5's retry, before folding the equality
-  // residual in). The kept rows are held to kStuck; the hold itself (no drop, slip, balance) unchanged.
-  expect_hand_holds_the_box_three_seconds("id_qp_noslip", true, false);
+  // Rows FIND-INDICES dropped are held too: one that slipped beyond the certificate (step 574, contact 1's
+  // T row at 1.95e-9 m/s, sin²θ ~ 1e-11 to the rows kept) joins G by (NS6, no_slip_model.cpp).
+  expect_hand_holds_the_box_three_seconds("id_qp_noslip", true, true);
 }
 
 }  // namespace
