@@ -172,6 +172,9 @@ void Controller::compute(double t, double dt, const Measurement& measured, Inver
     effort_limits_.solve(*solver_, *problem, solution_);
     call.stats = solution_.stats;
     call.fallbacks = solution_.fallbacks;
+    call_p_N_parked_.fit(call.p_N, solution_.p_N.size(), 1);
+    call_p_S_parked_.fit(call.p_S, solution_.p_S.size(), 1);
+    call_p_T_parked_.fit(call.p_T, solution_.p_T.size(), 1);
     call.p_N = solution_.p_N;
     call.p_S = solution_.p_S;
     call.p_T = solution_.p_T;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "contact/solvers/grow_only.hpp"
 #include "control/inverse_dynamics/effort_limits.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/sticking_target.hpp"
@@ -98,6 +99,8 @@ class Controller {
   InverseDynamicsSolution solution_;
   // Per-call scratch (no allocation once warm): e, ė, the feedback, and the sticking target's workspace.
   Eigen::VectorXd e_, e_dot_, feedback_;
+  ParkedBySize<Eigen::VectorXd> call_p_N_parked_, call_p_S_parked_, call_p_T_parked_;   // the call's impulses at
+                                                                                      // the other sizes met
   StickingTargetWorkspace sticking_;
 };
 

@@ -23,7 +23,8 @@ void FrictionEdges::build(const Eigen::VectorXd& mu, int edges) {
     cos_edge << 1, 0, -1, 0;
     sin_edge << 0, 1, 0, -1;
   }
-  B.setZero(3 * nc, nz());
+  B_parked_.fit(B, 3 * nc, nz());
+  B.setZero();
   for (int c = 0; c < nc; ++c) B(c, c) = 1;
   for (int f = 0; f < nf; ++f) {
     const int c = friction_contact[f];
@@ -32,12 +33,14 @@ void FrictionEdges::build(const Eigen::VectorXd& mu, int edges) {
       B(2 * nc + c, nc + k * f + j) = sin_edge[j];
     }
   }
-  A_mu.setZero(nf, nz());
+  A_mu_parked_.fit(A_mu, nf, nz());
+  A_mu.setZero();
   for (int f = 0; f < nf; ++f) {
     A_mu(f, friction_contact[f]) = mu[friction_contact[f]];
     A_mu.row(f).segment(nc + k * f, k).setConstant(-1);
   }
-  A_facet.setZero(k * nf, 3 * nc);
+  A_facet_parked_.fit(A_facet, k * nf, 3 * nc);
+  A_facet.setZero();
   for (int f = 0; f < nf; ++f) {
     const int c = friction_contact[f];
     for (int j = 0; j < k; ++j) {

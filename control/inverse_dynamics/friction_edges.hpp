@@ -13,6 +13,8 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "contact/solvers/grow_only.hpp"
+
 namespace impetus {
 
 struct FrictionEdges {
@@ -25,6 +27,11 @@ struct FrictionEdges {
 
   int nz() const { return nc + k * nf; }
   void build(const Eigen::VectorXd& mu, int edges);
+
+ private:
+  // B, A_mu, A_facet at the other sizes met: a trot's held contacts come and go, and Eigen reallocates at
+  // every change of size (build() writes every entry).
+  ParkedBySize<Eigen::MatrixXd> B_parked_, A_mu_parked_, A_facet_parked_;
 };
 
 }  // namespace impetus

@@ -17,7 +17,8 @@ bool eliminate(ActuatedElimination& elimination, const InverseDynamicsProblem& p
 
 void IdNoContact::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   if (!eliminate(elimination_, problem, solution)) return;
-  p_.setZero(3 * elimination_.nc());
+  p_parked_.fit(p_, 3 * elimination_.nc(), 1);
+  p_.setZero();
   split_impulses(p_, elimination_.nc(), solution);
   elimination_.torque(p_, solution.tau);
   elimination_.velocity(p_, solution.v_plus);
@@ -25,7 +26,8 @@ void IdNoContact::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
 
 void IdSensed::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   if (!eliminate(elimination_, problem, solution)) return;
-  p_.setZero(3 * elimination_.nc());
+  p_parked_.fit(p_, 3 * elimination_.nc(), 1);
+  p_.setZero();
   if (problem.sensed.size() == p_.size()) p_ = problem.sensed;
   split_impulses(p_, elimination_.nc(), solution);
   elimination_.torque(p_, solution.tau);

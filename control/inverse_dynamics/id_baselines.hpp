@@ -18,6 +18,7 @@ class IdNoContact final : public InverseDynamicsSolver {
  private:
   ActuatedElimination elimination_;
   Eigen::VectorXd p_;   // [p_N; p_S; p_T] of the call, kept from call to call
+  ParkedBySize<Eigen::VectorXd> p_parked_;   // p_ at the other sizes met (a trot's held contacts)
 };
 
 class IdSensed final : public InverseDynamicsSolver {
@@ -29,6 +30,7 @@ class IdSensed final : public InverseDynamicsSolver {
  private:
   ActuatedElimination elimination_;
   Eigen::VectorXd p_;   // [p_N; p_S; p_T] of the call, kept from call to call
+  ParkedBySize<Eigen::VectorXd> p_parked_;   // p_ at the other sizes met (a trot's held contacts)
 };
 
 }  // namespace impetus

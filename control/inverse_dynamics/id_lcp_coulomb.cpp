@@ -17,13 +17,21 @@ void IdLcpCoulomb::solve(const InverseDynamicsProblem& problem, InverseDynamicsS
   const int nz = edges_.nz(), nf = edges_.nf, k = edges_.k, n = nz + nf;
 
   // (LC3): the N/F blocks are Bᵀ D B with D = J K Jᵀ, q = Bᵀ J v_c + [φ/dt; 0].
+  DB_parked_.fit(DB_, 3 * nc, nz);
+  BtDB_parked_.fit(BtDB_, nz, nz);
+  A_parked_.fit(A_, n, n);
+  Jv_c_parked_.fit(Jv_c_, 3 * nc, 1);
+  BtJv_c_parked_.fit(BtJv_c_, nz, 1);
+  q_parked_.fit(q_, n, 1);
+  z_parked_.fit(z_, n, 1);
+  p_parked_.fit(p_, 3 * nc, 1);
   DB_.noalias() = elimination_.D() * edges_.B;
   BtDB_.noalias() = edges_.B.transpose() * DB_;
-  A_.setZero(n, n);
+  A_.setZero();
   A_.topLeftCorner(nz, nz) = BtDB_;
   Jv_c_.noalias() = elimination_.J() * elimination_.v_c();
   BtJv_c_.noalias() = edges_.B.transpose() * Jv_c_;
-  q_.setZero(n);
+  q_.setZero();
   q_.head(nz) = BtJv_c_;
   q_.head(nc) += cp.phi / cp.dt;
   // Balance (ST7): a = mean diag(N K Nᵀ); with a fully actuated robot on static ground it is 0, and the
@@ -36,7 +44,7 @@ void IdLcpCoulomb::solve(const InverseDynamicsProblem& problem, InverseDynamicsS
     A_(nz + f, c) = a * cp.mu[c];
     A_.block(nz + f, nc + k * f, 1, k).setConstant(-a);
   }
-  z_.setZero(n);
+  z_.setZero();
   const LemkeResult result = n > 0 ? lemke_.solve(A_, q_, z_) : LemkeResult{};
   set_lemke_statistics(result, solution.stats, solution.fallbacks);
 

@@ -49,6 +49,9 @@ class IdLcpCoulomb final : public InverseDynamicsSolver {
   FrictionEdges edges_;
   Eigen::MatrixXd A_, DB_, BtDB_;
   Eigen::VectorXd q_, z_, p_, Jv_c_, BtJv_c_;   // BtDB_, Jv_c_, BtJv_c_: products evaluated apart, as temporaries
+  // Each at the other sizes met (a trot's held contacts): solve() fits them to the call's sizes.
+  ParkedBySize<Eigen::MatrixXd> A_parked_, DB_parked_, BtDB_parked_;
+  ParkedBySize<Eigen::VectorXd> q_parked_, z_parked_, p_parked_, Jv_c_parked_, BtJv_c_parked_;
 };
 
 }  // namespace impetus

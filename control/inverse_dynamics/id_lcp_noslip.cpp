@@ -127,6 +127,7 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
   projection_.solve(*metric_, factor_, U_, v_f_, &guess_, options_.projection, z_, solution.v_plus, lambda_G_,
                     solution.stats);
   // 4. Impulses from the multipliers.
+  solution.fit_impulses(nc);
   solution.p_N = z_.head(nc);
   solution.p_S.setZero(nc);
   solution.p_T.setZero(nc);

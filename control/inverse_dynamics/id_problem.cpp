@@ -1,83 +1,101 @@
 // Elimination of τ, (ID2)–(ID3) of id_problem.hpp.
 #include "control/inverse_dynamics/id_problem.hpp"
 
+#include <utility>
+
 namespace impetus {
+
+void ActuatedElimination::use_shape(int nv, int na, int nc) {
+  if (s_.nv == nv && s_.na == na && s_.nc == nc) return;
+  for (Sized& p : parked_)
+    if (p.nv == nv && p.na == na && p.nc == nc) {
+      std::swap(s_, p);
+      return;
+    }
+  if (parked_.size() < kMaxParked) {
+    if (parked_.capacity() == 0) parked_.reserve(kMaxParked);   // parked sets never move
+    parked_.push_back(std::move(s_));
+    s_ = Sized{};
+  }
+  s_.nv = nv;
+  s_.na = na;
+  s_.nc = nc;
+}
 
 bool ActuatedElimination::build(const InverseDynamicsProblem& problem) {
   const ContactProblem& cp = *problem.contact;
-  nv_ = cp.nv;
-  na_ = static_cast<int>(problem.actuated.size());
-  nc_ = cp.nc;
+  const int nv = cp.nv, na = static_cast<int>(problem.actuated.size()), nc = cp.nc;
+  use_shape(nv, na, nc);
 
   // M⁻¹Pᵀ: the columns of M⁻¹ at the driven coordinates.
-  Minv_Pt_.setZero(nv_, na_);
-  col_.resize(nv_);
-  unit_.resize(nv_);
-  for (int a = 0; a < na_; ++a) {
-    unit_.setZero();
-    unit_[problem.actuated[a]] = 1;
-    cp.solve_M(unit_, col_);
-    Minv_Pt_.col(a) = col_;
+  s_.Minv_Pt.setZero(nv, na);
+  s_.col.resize(nv);
+  s_.unit.resize(nv);
+  for (int a = 0; a < na; ++a) {
+    s_.unit.setZero();
+    s_.unit[problem.actuated[a]] = 1;
+    cp.solve_M(s_.unit, s_.col);
+    s_.Minv_Pt.col(a) = s_.col;
   }
-  G_.resize(na_, na_);
-  for (int a = 0; a < na_; ++a)
-    for (int b = 0; b < na_; ++b) G_(a, b) = Minv_Pt_(problem.actuated[a], b);
-  G_llt_.compute(G_);
-  if (na_ > 0 && G_llt_.info() != Eigen::Success) return false;
+  s_.G.resize(na, na);
+  for (int a = 0; a < na; ++a)
+    for (int b = 0; b < na; ++b) s_.G(a, b) = s_.Minv_Pt(problem.actuated[a], b);
+  s_.G_llt.compute(s_.G);
+  if (na > 0 && s_.G_llt.info() != Eigen::Success) return false;
 
   // τ_c = G⁻¹(q̇_des − P v*), v_c = v* + M⁻¹Pᵀ τ_c  (ID3).
-  residual_.resize(na_);
-  for (int a = 0; a < na_; ++a) residual_[a] = problem.qd_des[a] - cp.v_star[problem.actuated[a]];
-  if (na_ > 0)
-    tau_c_ = G_llt_.solve(residual_);
+  s_.residual.resize(na);
+  for (int a = 0; a < na; ++a) s_.residual[a] = problem.qd_des[a] - cp.v_star[problem.actuated[a]];
+  if (na > 0)
+    s_.tau_c = s_.G_llt.solve(s_.residual);
   else
-    tau_c_.resize(0);
-  v_c_ = cp.v_star;
-  if (na_ > 0) {
-    Minv_Pt_tau_.noalias() = Minv_Pt_ * tau_c_;
-    v_c_ += Minv_Pt_tau_;
+    s_.tau_c.resize(0);
+  s_.v_c = cp.v_star;
+  if (na > 0) {
+    s_.Minv_Pt_tau.noalias() = s_.Minv_Pt * s_.tau_c;
+    s_.v_c += s_.Minv_Pt_tau;
   }
 
   // J = [N; S; T] dense, Y = M⁻¹Jᵀ, K Jᵀ = Y − M⁻¹Pᵀ G⁻¹ P Y, T_τ = −G⁻¹ P Y  (ID2).
-  J_.setZero(3 * nc_, nv_);
+  s_.J.setZero(3 * nc, nv);
   const SparseRows* blocks[3] = {&cp.N, &cp.S, &cp.T};
   for (int b = 0; b < 3; ++b)
-    for (int r = 0; r < nc_; ++r)
-      for (SparseRows::InnerIterator it(*blocks[b], r); it; ++it) J_(b * nc_ + r, it.col()) = it.value();
-  Y_.resize(nv_, 3 * nc_);
-  row_.resize(nv_);
-  for (int r = 0; r < 3 * nc_; ++r) {
-    row_ = J_.row(r).transpose();
-    cp.solve_M(row_, col_);
-    Y_.col(r) = col_;
+    for (int r = 0; r < nc; ++r)
+      for (SparseRows::InnerIterator it(*blocks[b], r); it; ++it) s_.J(b * nc + r, it.col()) = it.value();
+  s_.Y.resize(nv, 3 * nc);
+  s_.row.resize(nv);
+  for (int r = 0; r < 3 * nc; ++r) {
+    s_.row = s_.J.row(r).transpose();
+    cp.solve_M(s_.row, s_.col);
+    s_.Y.col(r) = s_.col;
   }
-  PY_.resize(na_, 3 * nc_);
-  for (int a = 0; a < na_; ++a) PY_.row(a) = Y_.row(problem.actuated[a]);
-  if (na_ > 0) {
-    T_tau_ = G_llt_.solve(PY_);
-    T_tau_ = -T_tau_;
+  s_.PY.resize(na, 3 * nc);
+  for (int a = 0; a < na; ++a) s_.PY.row(a) = s_.Y.row(problem.actuated[a]);
+  if (na > 0) {
+    s_.T_tau = s_.G_llt.solve(s_.PY);
+    s_.T_tau = -s_.T_tau;
   } else {
-    T_tau_.setZero(0, 3 * nc_);
+    s_.T_tau.setZero(0, 3 * nc);
   }
-  KJt_ = Y_;
-  if (na_ > 0) {
-    Minv_Pt_T_.noalias() = Minv_Pt_ * T_tau_;
-    KJt_ += Minv_Pt_T_;
+  s_.KJt = s_.Y;
+  if (na > 0) {
+    s_.Minv_Pt_T.noalias() = s_.Minv_Pt * s_.T_tau;
+    s_.KJt += s_.Minv_Pt_T;
   }
-  D_.noalias() = J_ * KJt_;
-  for (int j = 0; j < D_.cols(); ++j)   // symmetric up to roundoff: ½(D + Dᵀ)
-    for (int i = 0; i <= j; ++i) D_(i, j) = D_(j, i) = 0.5 * (D_(i, j) + D_(j, i));
+  s_.D.noalias() = s_.J * s_.KJt;
+  for (int j = 0; j < s_.D.cols(); ++j)   // symmetric up to roundoff: ½(D + Dᵀ)
+    for (int i = 0; i <= j; ++i) s_.D(i, j) = s_.D(j, i) = 0.5 * (s_.D(i, j) + s_.D(j, i));
   return true;
 }
 
 void ActuatedElimination::torque(const Eigen::VectorXd& p, Eigen::VectorXd& tau) const {
-  tau = tau_c_;
-  if (nc_ > 0 && na_ > 0) tau.noalias() += T_tau_ * p;
+  tau = s_.tau_c;
+  if (s_.nc > 0 && s_.na > 0) tau.noalias() += s_.T_tau * p;
 }
 
 void ActuatedElimination::velocity(const Eigen::VectorXd& p, Eigen::VectorXd& v_plus) const {
-  v_plus = v_c_;
-  if (nc_ > 0) v_plus.noalias() += KJt_ * p;
+  v_plus = s_.v_c;
+  if (s_.nc > 0) v_plus.noalias() += s_.KJt * p;
 }
 
 }  // namespace impetus

@@ -60,32 +60,42 @@ class ActuatedElimination {
   /// coordinate without inertia).
   bool build(const InverseDynamicsProblem& problem);
 
-  int nv() const { return nv_; }
-  int na() const { return na_; }
-  int nc() const { return nc_; }
-  const Eigen::VectorXd& tau_c() const { return tau_c_; }   // (na) impulse
-  const Eigen::VectorXd& v_c() const { return v_c_; }       // (nv)
-  const Eigen::MatrixXd& KJt() const { return KJt_; }       // (nv×3nc) K Jᵀ, columns N, S, T
-  const Eigen::MatrixXd& T_tau() const { return T_tau_; }   // (na×3nc)
-  const Eigen::MatrixXd& D() const { return D_; }           // (3nc×3nc) J K Jᵀ, symmetric PSD
-  const Eigen::MatrixXd& J() const { return J_; }           // (3nc×nv)
-  const Eigen::MatrixXd& Minv_Jt() const { return Y_; }     // (nv×3nc) M⁻¹ Jᵀ
-  const Eigen::MatrixXd& Minv_Pt() const { return Minv_Pt_; }   // (nv×na) M⁻¹ Pᵀ
+  int nv() const { return s_.nv; }
+  int na() const { return s_.na; }
+  int nc() const { return s_.nc; }
+  const Eigen::VectorXd& tau_c() const { return s_.tau_c; }   // (na) impulse
+  const Eigen::VectorXd& v_c() const { return s_.v_c; }       // (nv)
+  const Eigen::MatrixXd& KJt() const { return s_.KJt; }       // (nv×3nc) K Jᵀ, columns N, S, T
+  const Eigen::MatrixXd& T_tau() const { return s_.T_tau; }   // (na×3nc)
+  const Eigen::MatrixXd& D() const { return s_.D; }           // (3nc×3nc) J K Jᵀ, symmetric PSD
+  const Eigen::MatrixXd& J() const { return s_.J; }           // (3nc×nv)
+  const Eigen::MatrixXd& Minv_Jt() const { return s_.Y; }     // (nv×3nc) M⁻¹ Jᵀ
+  const Eigen::MatrixXd& Minv_Pt() const { return s_.Minv_Pt; }   // (nv×na) M⁻¹ Pᵀ
 
   /// τ = τ_c + T_τ p and v⁺ = v_c + K Jᵀ p (p = [p_N; p_S; p_T], 3nc).
   void torque(const Eigen::VectorXd& p, Eigen::VectorXd& tau) const;
   void velocity(const Eigen::VectorXd& p, Eigen::VectorXd& v_plus) const;
 
  private:
-  int nv_ = 0, na_ = 0, nc_ = 0;
-  Eigen::MatrixXd Minv_Pt_, J_, Y_, KJt_, T_tau_, D_;
-  Eigen::LLT<Eigen::MatrixXd> G_llt_;
-  Eigen::VectorXd tau_c_, v_c_, col_;
-  // build()'s scratch, kept so that a call allocates nothing while the sizes repeat: a unit vector and a
-  // row of J (nv), G, P v* − q̇_des's residual, P Y, and the products M⁻¹Pᵀτ_c (nv) and M⁻¹Pᵀ T_τ, each
-  // evaluated apart and then added, as the temporaries they replace (so the same bits).
-  Eigen::VectorXd unit_, row_, residual_, Minv_Pt_tau_;
-  Eigen::MatrixXd G_, PY_, Minv_Pt_T_;
+  // Every buffer is sized by (nv, na, nc), and a trot's held contacts (and the effort limits' driven sets,
+  // effort_limits.hpp) change these from call to call, where Eigen reallocates at every change of size: the
+  // buffers of each shape met (at most kMaxParked shapes) are kept, and build() swaps in those of its shape
+  // (use_shape). build() writes every entry it reads, so which set serves a call does not change its result.
+  struct Sized {
+    int nv = 0, na = 0, nc = 0;
+    Eigen::MatrixXd Minv_Pt, J, Y, KJt, T_tau, D;
+    Eigen::LLT<Eigen::MatrixXd> G_llt;
+    Eigen::VectorXd tau_c, v_c, col;
+    // build()'s scratch: a unit vector and a row of J (nv), G, P v* − q̇_des's residual, P Y, and the
+    // products M⁻¹Pᵀτ_c (nv) and M⁻¹Pᵀ T_τ, each evaluated apart and then added, as the temporaries they
+    // replace (so the same bits).
+    Eigen::VectorXd unit, row, residual, Minv_Pt_tau;
+    Eigen::MatrixXd G, PY, Minv_Pt_T;
+  };
+  static constexpr std::size_t kMaxParked = 32;
+  void use_shape(int nv, int na, int nc);
+  Sized s_;
+  std::vector<Sized> parked_;
 };
 
 }  // namespace impetus

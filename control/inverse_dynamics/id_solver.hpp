@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "contact/result.hpp"
+#include "contact/solvers/grow_only.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/id_problem.hpp"
 #include "control/inverse_dynamics/impulse_memory.hpp"
@@ -21,6 +22,24 @@ struct InverseDynamicsSolution {
   Eigen::VectorXi saturated;           // (na) or empty: +1 / −1 τ held at its upper / lower effort limit,
                                        // 0 driven (effort_limits.hpp)
   int effort_rounds = 1;               // solves of the call (1 + the effort limits' re-solves)
+
+  /// Sizes p_N, p_S, p_T to nc with the vectors of that size kept here (a trot's held contacts come and go,
+  /// and Eigen reallocates at every change of size). Contents unspecified after.
+  void fit_impulses(Eigen::Index nc) {
+    parked_.p_N.fit(p_N, nc, 1);
+    parked_.p_S.fit(p_S, nc, 1);
+    parked_.p_T.fit(p_T, nc, 1);
+  }
+
+ private:
+  /// The impulse vectors at the other sizes met: storage, not value (a copy of a solution keeps its own).
+  struct Parked {
+    Parked() = default;
+    Parked(const Parked&) {}
+    Parked& operator=(const Parked&) { return *this; }
+    ParkedBySize<Eigen::VectorXd> p_N, p_S, p_T;
+  };
+  Parked parked_;
 };
 
 class InverseDynamicsSolver {
@@ -38,6 +57,7 @@ class InverseDynamicsSolver {
 
 /// Splits p = [p_N; p_S; p_T] (3nc) into the solution's vectors.
 inline void split_impulses(const Eigen::VectorXd& p, int nc, InverseDynamicsSolution& s) {
+  s.fit_impulses(nc);
   s.p_N = p.head(nc);
   s.p_S = p.segment(nc, nc);
   s.p_T = p.tail(nc);

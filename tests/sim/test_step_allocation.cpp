@@ -108,26 +108,27 @@ class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase>
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
   // The trot changes which feet touch every few steps: buffers sized by the contacts are kept per size met
   // (stewart_trinkle's Lemke and LCP, the problems and results, the selected rows, the sticking target's
-  // decompositions), but the inverse dynamics' are not yet.
-  const std::string trot_id =
-      "the inverse dynamics' buffers sized by the held contacts (ActuatedElimination's J, M⁻¹Jᵀ, K Jᵀ, T_τ, D; "
-      "the call's impulses p and the solution's p_N, p_S, p_T) resized when a foot lands or lifts";
+  // decompositions, ActuatedElimination's per (nv, na, nc), the ID's impulses, IdLcpCoulomb's LCP).
+  const std::string effort_limits =
+      "EffortLimits::solve's re-solve when a call exceeds an effort limit (its held sets' std::vector, and the "
+      "copy of the ContactProblem, whose empty limit rows Eigen reallocates at every copy)";
   if (replay == "links_trot") {
-    if (controller == "id_sensed") return "measured 0.7 per step (14 in 20 steps, one touch-down): " + trot_id;
-    if (controller == "id_lcp_coulomb")
-      return "measured 3 per step: " + trot_id + ", and IdLcpCoulomb's (FrictionEdges' B, its LCP's A, q, z)";
-    if (controller == "id_lcp_noslip") return "measured 8 per step: " + trot_id;
-    if (controller == "id_qp_coulomb") return "measured 116 per step: as standing (below), and " + trot_id;
-    if (controller == "id_qp_noslip") return "measured 192 per step: as standing (below), and " + trot_id;
+    if (controller == "id_lcp_coulomb") return "measured 3 in 20 steps, one effort-limited call: " + effort_limits;
+    if (controller == "id_lcp_noslip")
+      return "measured 8.6 per step: 6 are LegKinematics::inverse's std::domain_error (a foot target out of reach, "
+             "3 per step here, caught in ClosedLoopTrot::evaluate: the exception and its message), the rest " +
+             effort_limits + " and the no-slip projection's buffers in those re-solves";
+    if (controller == "id_qp_coulomb")
+      return "measured 115 per step: Eigen temporaries in IdQp::solve, Stage II (undriven_impulse_kernel, "
+             "InequalityLeastSquares), as standing (below)";
+    if (controller == "id_qp_noslip") return "measured 171 per step: as standing (below)";
   }
   if (controller == "id_qp_coulomb")
     return "measured 321 per step standing: Eigen temporaries in InequalityLeastSquares::solve (Stage II, ~180 "
            "per call) and IdQp::solve";
   if (controller == "id_qp_noslip")
-    return "measured 361 per step standing: make_contacts_consistent's InequalityLeastSquares (3a1ca7f's target, "
-           "as id_qp_coulomb's Stage II), and the effort limits' re-solves (EffortLimits::solve copies the "
-           "ContactProblem, whose empty limit rows Eigen reallocates at every copy, and re-sizes "
-           "ActuatedElimination for the smaller driven set; 5 per step on 609d584)";
+    return "measured 343 per step standing: make_contacts_consistent's InequalityLeastSquares (3a1ca7f's target, "
+           "as id_qp_coulomb's Stage II), and " + effort_limits;
   return "";
 }
 
