@@ -538,7 +538,13 @@ TEST(IndeterminateContact, StageTwoKeepsTableTorqueContinuous) {
                 stage_one.max_torque_rate / stage_two.max_torque_rate);
     EXPECT_EQ(stage_two.failed, 0);
     EXPECT_EQ(stage_two.loaded, 1000);
-    EXPECT_GT(stage_one.max_torque_rate / stage_two.max_torque_rate, 100.0);
+    // Continuous: in the hold τ moves by no more than the solves' relative tolerance (1e-6, lemke.hpp L6) of a
+    // τ of order 1 N·m per 1 ms step. Whether Stage I alone jumps is round-off's choice (AMD and Intel native
+    // builds: 1e4 N·m/s; the portable build: not once), so the orders of magnitude are asserted where it does.
+    constexpr double kContinuousRate = 1e-3;   // N·m/s
+    EXPECT_LT(stage_two.max_torque_rate, kContinuousRate);
+    if (stage_one.max_torque_rate > kContinuousRate)
+      EXPECT_GT(stage_one.max_torque_rate / stage_two.max_torque_rate, 100.0);
     // And each of its calls is a right inverse: the forward step meets q̇_target with the predicted impulse
     // (one contact whose N and S rows span the arm's two velocities: the simulator's impulse is unique).
     const Check check = run_and_compare(load_scene_string(table_scene(twin, R"(stage_two="true")"), kSceneFile), 1000);
