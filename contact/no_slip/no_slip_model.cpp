@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -170,7 +171,9 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
   // Solved (or Fallback) means every sticking row met the certificate, dropped ones included.
   if (eq > tolerance * s_v && result.stats.status != SolveStatus::Failed) {
     result.stats.status = SolveStatus::Failed;
-    result.stats.message = "no-slip row dependent within roundoff on the rows held slips at " + std::to_string(eq) + " m/s";
+    char slip[32];   // %g: the slips at stake are 1e-9 m/s and below, which std::to_string prints as 0.000000
+    std::snprintf(slip, sizeof slip, "%.3g", eq);
+    result.stats.message = std::string("no-slip row dependent within roundoff on the rows held slips at ") + slip + " m/s";
   }
 }
 
