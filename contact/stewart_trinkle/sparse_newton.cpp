@@ -21,14 +21,14 @@ constexpr double kSingularShift = 1e-10;
 // Stage 2's progress test: Ψ must halve within kStallWindow Newton steps, or the method stops ("stalled").
 // Near a solution semismooth Newton converges superlinearly (Ψ falls by orders a step); each step is a sparse
 // LU of the whole H, ~0.7 s CPU at granular's landing (14 000 unknowns), where the fallback's whole solve is
-// ~1 s. Measured (notes/st17.md) on the 1582 problems of granular_small with max_lemke_size 1: certified
+// ~1 s. Measured on the 1582 problems of granular_small with max_lemke_size 1: certified
 // 1357 with the old test (Ψ down by 1 % in 5), 1344 with this one.
 constexpr double kStallRatio = 0.5;
 constexpr int kStallWindow = 5;
 // Stage 1's progress test: the number of unknowns whose side changes (the update of B) must fall below
 // kChangeRatio of its smallest value so far within kChangeWindow rounds, and no basis may repeat (the
 // update is deterministic: a repeated B repeats the cycle); else stage 1 stops. The update is not a
-// convergent method on this non-P matrix: with a shifted A_BB (notes/st17.md) granular's rest kept ~5000
+// convergent method on this non-P matrix: with a shifted A_BB granular's rest kept ~5000
 // changes a round from round 6 on, its landing ~250 from round 15.
 constexpr double kChangeRatio = 0.9;
 constexpr int kChangeWindow = 3;

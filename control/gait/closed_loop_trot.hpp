@@ -45,7 +45,7 @@
 // Touchdowns, when the controller measures contacts (the ID controllers: Measurement::touching, a foot with
 // a contact closed and not arriving, sim/control_stage.hpp). Seed 004's ID is for non-impacting contact:
 // with every leg joint driven and the stance feet held, a foot the ID holds while it still moves, or holds
-// where it is not, asks for joint rates no sticking contact allows (notes/idtrot15.md). So a foot's stance
+// where it is not, asks for joint rates no sticking contact allows. So a foot's stance
 // begins when it is down, not when the schedule says:
 //   - a foot that touches in the second half of its swing (the spline brings it down) is down early: its
 //     anchor is where it touched, and the ID holds it (excludes_contact lets go of first-half feet only);

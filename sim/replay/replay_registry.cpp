@@ -30,7 +30,7 @@ double standing_height() { return (0.0065 + 0.077 * std::sin(0.8) + 0.1 * std::s
 /// in 1/s² and 1/s, critically damped: standing, ω = 10 rad/s; trotting, ω = √1000 ≈ 32 rad/s (kd = 2ω ≈ 63):
 /// a 75 ms swing is ~2.4/ω, so the swing legs follow their splines (at ω = 10 they lag ~33 mrad and land
 /// with velocity, and every ID controller fell within 1 s on μ = 0.1; at ω = 32, id_qp_coulomb,
-/// id_lcp_coulomb and both id_sensed trot 5 s there: notes/trot14.md).
+/// id_lcp_coulomb and both id_sensed trot 5 s there).
 std::string gains(const std::string& controller, bool trot) {
   if (controller == "pid") return R"( kp="20" kd="0.2")";
   return trot ? R"( kp="1000" kd="63")" : R"( kp="100" kd="20")";
@@ -40,7 +40,7 @@ std::string gains(const std::string& controller, bool trot) {
 /// where each swing aimed — landed where they landed, LINKS fell at 5.75 s of the turn in place on μ = 0.1
 /// (its feet slid 2–12 cm from their anchors); aimed alone, nothing pulled the base back to the plan (1 m off
 /// in 30 s). The ID controllers' stiff legs keep where the feet landed (halfway, id_qp_coulomb's CoM went
-/// 3.6 cm off the first segment and turn instead of 1.8 cm; notes/pidtrot15.md).
+/// 3.6 cm off the first segment and turn instead of 1.8 cm).
 double anchor_aim(const std::string& controller) { return controller == "pid" ? 0.5 : 0.0; }
 
 /// The <controller …> opening of a replay controller name: its type, gains and options. id_sensed_lag2 is

@@ -248,7 +248,7 @@ TEST(ReplayTrot, IdControllersCarryTheFirstDiagonalPairWithinTheEffortLimits) {
   // free motion (turning about the line through them) and one internal force (along it) that no joint
   // rate can change, so a target the feet disagree with by anything — the measured q̇ does, by the no-slip
   // solver's 3e-11 m/s — was answered with that internal force: 1770 N per foot against 25 N of load, τ 88
-  // times the 2.6 N·m limit at the second call (notes/idtrot15.md). With the target made consistent
+  // times the 2.6 N·m limit at the second call. With the target made consistent
   // (sticking_target.hpp) each call needs about half the limit (measured ≤ 0.7 of it): none is clamped.
   for (const char* controller : {"id_qp_coulomb", "id_lcp_coulomb", "id_qp_noslip"}) {
     test::TempDir dir("closed_loop_trot");
@@ -288,9 +288,9 @@ TEST(ReplayTrot, PidTrotsFiveSecondsOnNoSlipGroundAlongTheFirstSegment) {
 TEST(ReplayTrot, IdControllersTrotFiveSecondsOnNoSlipGroundAlongTheFirstSegment) {
   // The trot test under id_qp_coulomb (and id_lcp_noslip), with pid's bounds. While two feet carry
   // LINKS and the swinging legs accelerate, the ID asks up to 1.6 times the 2.6 N·m effort limit; clamped
-  // after the fact, that τ was not the predicted one, the base sagged and LINKS fell at 0.70 s
-  // (notes/idtrot15.md). With the limits inside the ID (effort_limits.hpp) the held joints get their limit
-  // and the others the τ that meets their targets under it: no step is clamped, and the prediction holds.
+  // after the fact, that τ was not the predicted one, the base sagged and LINKS fell at 0.70 s. With the
+  // limits inside the ID (effort_limits.hpp) the held joints get their limit and the others the τ that meets
+  // their targets under it: no step is clamped, and the prediction holds.
   for (const char* controller : {"id_qp_coulomb", "id_lcp_noslip"}) {
     SCOPED_TRACE(controller);
     const TrotRun r = trot_run("flat_noslip", controller, 5.0);

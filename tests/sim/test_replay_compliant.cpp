@@ -59,7 +59,7 @@ TEST(ReplayCompliant, LinksSinksOneMillimetreAtRest) {
 // The next target q̇ + dt q̈_des = (1 − kd dt) q̇⁺ + dt (kd q̇_ref + kp e) (seed 004 Eqs. 38–39) keeps that
 // misprediction with weight 1 − kd dt, and the rigid prediction of the next call answers the joints' motion
 // with the impulse that stops the feet within a step: at the replays' kd = 20 1/s LINKS is thrown up and
-// falls within 0.1 s under id_lcp_coulomb and id_qp_coulomb (notes/compliant14b.md). With kd = 1/dt the
+// falls within 0.1 s under id_lcp_coulomb and id_qp_coulomb. With kd = 1/dt the
 // target keeps none of it, and both stand on the rigid prediction.
 TEST(ReplayCompliant, PredictiveIdStandsWhenItsTargetKeepsNoMeasuredVelocity) {
   for (const char* controller : {"id_lcp_coulomb", "id_qp_coulomb"}) {
