@@ -28,6 +28,8 @@ namespace impetus {
 struct ForwardTwinReport {
   int iterations = 0;        // forward solves of the last correct()
   double velocity_error = 0;  // |P v⁺(τ) − q̇_des|∞ at the returned τ (rad/s or m/s)
+  double start_error = 0;     // the same at the candidate τ
+  bool improved = false;      // correct() returned false with the twin's τ, p, v⁺: above the stop, below start_error
 };
 
 class ForwardTwin {
@@ -35,7 +37,8 @@ class ForwardTwin {
   /// The twin: max_dissipation with the k-edge pyramid, solved to its tightest tolerances.
   explicit ForwardTwin(int friction_edges);
   /// From the candidate τ (na), Newton (FT2) until the forward model meets q̇_des; on success τ, the forward
-  /// impulses p (3nc) and v⁺ (nv) are the answer's. False (τ unchanged) when it does not converge.
+  /// impulses p (3nc) and v⁺ (nv) are the answer's. False when it does not converge: τ unchanged, or, when the
+  /// twin's last τ is nearer q̇_des than the candidate (last_report().improved), τ, p and v⁺ the twin's there.
   bool correct(const InverseDynamicsProblem& problem, const ActuatedElimination& elimination, Eigen::VectorXd& tau,
                Eigen::VectorXd& p, Eigen::VectorXd& v_plus);
   const ForwardTwinReport& last_report() const { return report_; }

@@ -367,6 +367,16 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
       const std::string message = std::string("τ from the forward twin (QP16): |P v⁺ − q̇_des| = ") + error;
       solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
       solution.stats.iterations += twin_.last_report().iterations;
+    } else if (twin_.last_report().improved) {
+      // Above the twin's stop, yet nearer q̇_des than this τ by the forward model's own measure: a fallback.
+      char error[64];
+      std::snprintf(error, sizeof error, "%.3g (%.3g at the ID's τ)", twin_.last_report().velocity_error,
+                    twin_.last_report().start_error);
+      const std::string message = std::string("τ from the forward twin (QP16) above its stop: |P v⁺ − q̇_des| = ") + error;
+      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
+      solution.stats.iterations += twin_.last_report().iterations;
+      if (solution.stats.status == SolveStatus::Solved) ++solution.fallbacks;
+      solution.stats.status = SolveStatus::Fallback;
     }
   }
   split_impulses(p_, nc, solution);
