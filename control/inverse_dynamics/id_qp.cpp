@@ -51,6 +51,7 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
   for (int i = 0; i < nc; ++i)
     if (active[i]) a.push_back(i);
   const int na = static_cast<int>(a.size());
+  budget_set_ = active;
   kappa_c_ = 0;
   g_.setZero(nz);
   gp_.setZero(3 * nc);
@@ -69,6 +70,38 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
   kappa_c_ = -u.dot(r);
   gp_ = -(u.transpose() * NMPt * elimination_.T_tau()).transpose();
   g_ = edges_.B.transpose() * gp_;
+}
+
+void IdQp::phase_one_region(const ContactProblem& cp) {
+  const int nc = cp.nc;
+  std::vector<int> a;
+  for (int i = 0; i < nc; ++i)
+    if (budget_set_[i]) a.push_back(i);
+  const int na = static_cast<int>(a.size());
+  // (QP18): N v*(τ(p)) + φ/dt = r + E p, E = N M⁻¹Pᵀ T_τ (v*(τ) = v_c + M⁻¹Pᵀ T_τ p, ID2–ID3).
+  const Eigen::MatrixXd E = elimination_.J().topRows(nc) * elimination_.Minv_Pt() * elimination_.T_tau();
+  region_h_ = elimination_.J().topRows(nc) * elimination_.v_c() + cp.phi / cp.dt;
+  region_G_ = E;
+  if (na == 0) return;
+  const Eigen::MatrixXd W = elimination_.J().topRows(nc) * elimination_.Minv_Jt().leftCols(nc);   // N M⁻¹Nᵀ
+  Eigen::MatrixXd S(na, na), E_A(na, E.cols()), W_A(nc, na);
+  Eigen::VectorXd r_A(na);
+  for (int i = 0; i < na; ++i) {
+    for (int j = 0; j < na; ++j) S(i, j) = 0.5 * (W(a[i], a[j]) + W(a[j], a[i]));
+    E_A.row(i) = E.row(a[i]);
+    r_A[i] = region_h_[a[i]];
+    W_A.col(i) = W.col(a[i]);
+  }
+  // p^I_A = −S_A⁻¹(r_A + E_A p) ≥ 0 on A, w_i = r_i + E_i p + (N M⁻¹N_Aᵀ)_i p^I_A ≥ 0 off A.
+  const Eigen::LDLT<Eigen::MatrixXd> ldlt(S);
+  const Eigen::MatrixXd G_A = -ldlt.solve(E_A);
+  const Eigen::VectorXd h_A = -ldlt.solve(r_A);
+  region_G_.noalias() += W_A * G_A;
+  region_h_.noalias() += W_A * h_A;
+  for (int i = 0; i < na; ++i) {
+    region_G_.row(a[i]) = G_A.row(i);
+    region_h_[a[i]] = h_A[i];
+  }
 }
 
 LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z) {
@@ -352,7 +385,15 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
 
   p_ = edges_.B * z;
   if (options_.stage_two && result.solved() && nz > 0 && !problem.actuated.empty())
-    if (!stage_two(problem, cp, solution.stats) && report_.stage_two_run) ++solution.fallbacks;
+    if (!stage_two(problem, cp, solution.stats) && report_.stage_two_run) {
+      // (QP18): refused where it left the budget slack; again on phase I's set A, else the refusal stands.
+      if (report_.stage_two_left_budget) {
+        report_.stage_two_on_set = true;
+        if (!stage_two(problem, cp, solution.stats, true)) ++solution.fallbacks;
+      } else {
+        ++solution.fallbacks;
+      }
+    }
 
   elimination_.torque(p_, solution.tau);
   elimination_.velocity(p_, solution.v_plus);
@@ -401,7 +442,8 @@ const std::vector<int>& IdQp::duplicate_groups(const ContactProblem& cp) {
   return group_;
 }
 
-bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats) {
+bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats,
+                     bool on_set) {
   const int nz = edges_.nz(), nc = edges_.nc, nm = static_cast<int>(edges_.A_mu.rows());
   const int k = edges_.k;
   report_.tau_norm_stage_one = (elimination_.tau_c() + elimination_.T_tau() * p_).norm();
@@ -480,7 +522,16 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     if (group[edges_.friction_contact[f]] == edges_.friction_contact[f])
       for (int j = 0; j < k; ++j) facets.push_back(k * f + j);
   const int nfa = static_cast<int>(facets.size());
-  const int nC = nc + nfa + 2;
+  // Where the budget binds, Stage II stays on phase I's set A, where (QP5) is exact (QP18). Not with copies
+  // (QP9): phase I's S_A is then singular.
+  const bool region = on_set && y_b > 0 && std::all_of(copies.begin(), copies.end(), [](int n) { return n == 1; });
+  if (on_set && !region) {
+    stats.status = SolveStatus::Fallback;
+    stats.message = "Stage II's τ leaves the budget Stage I binds slack in phase I (copies: no QP18); Stage I kept";
+    return false;
+  }
+  if (region) phase_one_region(cp);
+  const int nC = nc + nfa + 2 + (region ? nc : 0);
   Eigen::MatrixXd C(nC, dim);
   Eigen::VectorXd d(nC);
   int rows = 0;
@@ -493,6 +544,11 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     C.row(rows) = edges_.A_facet.row(r) * Z;
     d[rows++] = edges_.A_facet.row(r).dot(p0);
   }
+  if (region)
+    for (int i = 0; i < nc; ++i) {
+      C.row(rows) = region_G_.row(i) * Z;
+      d[rows++] = region_G_.row(i).dot(p0) + region_h_[i];
+    }
   C.row(rows) = budget_row.transpose() * Z;
   d[rows++] = std::max(kappa_c_ + budget_row.dot(p0), 0.0);
   // The gap row in impulse units like the others: divided by the LCP's velocity scale ‖q‖∞.
@@ -546,15 +602,17 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     stats.message = "Stage II's τ lowers phase I's budget below its normal impulses; Stage I kept";
     return false;
   }
-  // Where Stage I's budget binds (y_b > 0) its prediction has every loaded contact at N v⁺ = −y_b (QP6's p_N
+  // The certified fallback of (QP18). Where Stage I's budget binds (y_b > 0) its prediction has every loaded contact at N v⁺ = −y_b (QP6's p_N
   // rows with the facets and gap rows slack), which the twin repeats only while its own budget binds:
   // y_b(κ(τ) − Σ p_N) = 0 at Stage II's τ. The budget row (QP5) is affine on phase I's set A only, and
   // Stage II's τ may cross into another set where κ(τ) exceeds Σ p_N (measured: RightInverse id_qp_noslip
   // four feet, step 12: A = {LF, RF, LH} at Stage I, all four at Stage II, κ(τ) − Σ p_N = 1.6e-2 N·s, the
   // predicted closing 5e-6 m/s not applied, 1.0e-4 rad/s missed).
   if (y_b > 0 && kappa2 > p2.head(nc).sum() + bound) {
+    report_.stage_two_left_budget = true;
+    if (!on_set) return false;   // the caller retries on phase I's set (QP18) and reports its outcome
     stats.status = SolveStatus::Fallback;
-    stats.message = "Stage II's τ leaves the budget Stage I binds slack in phase I; Stage I kept";
+    stats.message = "Stage II, also on phase I's set (QP18), leaves the budget Stage I binds slack; Stage I kept";
     return false;
   }
   p_ = p2;

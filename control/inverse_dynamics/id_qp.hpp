@@ -165,6 +165,19 @@
 // the whole face is open and τ is the least-norm one; where it is larger, the face narrows smoothly.
 // The result's τ is checked against phase I itself (the budget is affine only on A): Σ p_N ≤ κ(τ), else
 // Stage I stands (a fallback).
+//
+// Stage II on phase I's set (QP18) [mine]. Where Stage I's budget binds (y_b > 0), the twin repeats its
+// prediction only while its own budget binds at Stage II's τ, y_b(κ(τ) − Σ p_N) = 0, and (QP5)'s row is
+// κ(τ) only on phase I's set A: off A, κ(τ) exceeds the linearisation and Stage II's answer was refused
+// (measured: RightInverse id_qp_noslip four feet, id_qp.cpp). Phase I's solution on A is affine in p
+// (τ = τ_c + T_τ p, v*(τ) = v_c + M⁻¹Pᵀ T_τ p):
+//   p^I_A(p) = −S_A⁻¹(r_A + E_A p) ≥ 0,   w_i(p) = r_i + E_i p + (N M⁻¹N_Aᵀ)_i p^I_A(p) ≥ 0  (i ∉ A),
+//   S_A = N_A M⁻¹N_Aᵀ,  E = N M⁻¹Pᵀ T_τ,  r = N v_c + φ/dt                                          (QP18)
+// — the region of τ where phase I's LCP has the set A, on which (QP5) is exact. Where Stage II left the
+// budget slack, it is solved again with these nc rows added to (QP3); p₀ meets them (Stage I settled on A),
+// so w = 0 stays feasible. The check above stays as the certificate: where the retry still leaves the
+// budget slack (A from a non-settled iterate, QP8), Stage I stands (a Fallback). Only as a retry, so that
+// calls Stage II answered already keep their answer. Not with copies (QP9), whose S_A is singular.
 #pragma once
 
 #include <limits>
@@ -194,6 +207,8 @@ struct IdQpReport {
   double kappa = 0;                  // κ(τ) of phase I at the final iterate (N·s)
   double budget_mismatch = 0;        // |κ_c + gᵀz − κ(τ(z))| of the returned iterate (QP8), 0 when A settled
   bool stage_two_run = false, stage_two_accepted = false;
+  bool stage_two_left_budget = false;   // a Stage II left the budget Stage I binds slack (refused)
+  bool stage_two_on_set = false;        // Stage II retried on phase I's set A (QP18)
   int stage_one_pivots = 0, stage_two_pivots = 0;   // Stage II: active-set iterations (QP10)
   double stage_two_stationarity = 0;                 // (QP10)'s KKT residual, relative (ILS3)
   double tau_norm_stage_one = 0, tau_norm_stage_two = 0;   // ‖τ‖ (impulse) before and after Stage II
@@ -214,6 +229,8 @@ class IdQp final : public InverseDynamicsSolver {
  private:
   /// κ(z) = κ_c + gᵀz of (QP5) on phase I's active set.
   void linearize_budget(const ContactProblem& cp, const std::vector<char>& active);
+  /// (QP18): phase I's region of budget_set_ as rows region_G_ p + region_h_ ≥ 0 (nc × 3nc).
+  void phase_one_region(const ContactProblem& cp);
   /// Stage I, the equilibrium LCP (QP6); z: (nz).
   LemkeResult stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z);
   /// (QP6)'s A_ and q_ (the budget κ_c + gᵀz, or the constant fixed_budget_ when finite: QP14).
@@ -229,7 +246,9 @@ class IdQp final : public InverseDynamicsSolver {
   /// group_[c]: the first contact with c's rows of J, φ and μ (QP9); c itself if none.
   const std::vector<int>& duplicate_groups(const ContactProblem& cp);
   /// Stage II (QP3, QP7, QP9, QP10) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
-  bool stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats);
+  /// on_set: with phase I's region of A as rows (QP18), the retry where the first left the budget slack.
+  bool stage_two(const InverseDynamicsProblem& problem, const ContactProblem& cp, SolverStatistics& stats,
+                 bool on_set = false);
   /// (QP17), every coordinate of the island driven: least ‖τ‖ over the impulses of the contacts at rest
   /// (id_qp_fully_driven.cpp); the whole call.
   void solve_fully_driven(const ContactProblem& cp, InverseDynamicsSolution& solution);
@@ -244,6 +263,9 @@ class IdQp final : public InverseDynamicsSolver {
   Eigen::MatrixXd H_, DB_, F_N_, A_;
   Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
+  std::vector<char> budget_set_;   // phase I's set A that (QP5) is linearised on
+  Eigen::MatrixXd region_G_;       // (QP18)
+  Eigen::VectorXd region_h_;
   double fixed_budget_ = std::numeric_limits<double>::quiet_NaN();   // (QP14): κ̄ when finite
   double torque_weight_ = 0;   // w of (QP15); 0 for QP,μ
   Eigen::MatrixXd TB_;         // T_τ B (QP15)
