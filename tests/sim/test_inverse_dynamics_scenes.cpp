@@ -172,7 +172,8 @@ TEST_P(RightInverse, QuadrupedNextStepReachesTheDesiredVelocityWithThePredictedI
   const std::string raised = c.raised;
   // id_qp_noslip on four feet: Stage I's budget binds on some calls (y_b > 0: every loaded foot predicted to close
   // at −y_b within its gap) on phase I's set of three feet; a Stage II that moved τ onto the four-foot set left the
-  // twin's budget slack and its feet shut (1e-4 rad/s missed): such a Stage II is refused (id_qp.cpp).
+  // twin's budget slack and its feet shut (1e-4 rad/s missed): such a Stage II is solved again on phase I's set
+  // (id_qp.hpp QP18), and refused if that also leaves the budget slack.
   // id_lcp_noslip on three feet: the body's centre lies on the diagonal of two support feet, the third (RH)
   // carries p_N = 0 and lifts under the sway within the collision margin, where no-slip (and the twin) keep
   // its tangent rows; with the twelve P rows fixed they are independent of the kept rows only through the
