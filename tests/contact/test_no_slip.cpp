@@ -422,7 +422,9 @@ TEST_P(NoSlipNearPoints, TheStatusSaysWhetherEveryRowMeetsTheCertificate) {
   ContactResult r;
   model.solve(P, r);
   expect_status_tells_the_truth(P, r);
-  if (epsilon >= 1e-7) EXPECT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  if (epsilon >= 1e-7) {
+    EXPECT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Epsilon, NoSlipNearPoints, ::testing::Values(1e-4, 1e-6, 1e-7, 1e-9, 1e-12));
