@@ -148,13 +148,13 @@ void ClosedLoopTrot::evaluate(double t, const Measurement& measured, Eigen::Vect
     }
     const FootMotion b = foot_in_base(w, ref, p_.plan.base_height);
     LegJointRates r{q_leg[f], Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-    try {
-      Eigen::Vector3d q = q_leg[f];
-      for (int pass = 0; pass < (radius > 0 ? kRollPasses : 0); ++pass) q = leg.inverse(b.p + leg.roll(q, radius));
-      r = leg.inverse_rates(b.p + leg.roll(q, radius), b.pd, b.pdd, radius);
-    } catch (const std::domain_error&) {
-      r = {q_leg[f], Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
-    }
+    // A target out of reach (or a singular leg) is expected along the gait: the leg holds its measured pose.
+    Eigen::Vector3d q = q_leg[f];
+    LegReach reach = LegReach::Reached;
+    for (int pass = 0; pass < (radius > 0 ? kRollPasses : 0) && reach == LegReach::Reached; ++pass)
+      reach = leg.try_inverse(b.p + leg.roll(q, radius), q);
+    if (reach == LegReach::Reached) reach = leg.try_inverse_rates(b.p + leg.roll(q, radius), b.pd, b.pdd, radius, r);
+    if (reach != LegReach::Reached) r = {q_leg[f], Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
     for (int a = 0; a < na; ++a)
       if (slot_[a] / 3 == f) {
         q_des[a] = r.q[slot_[a] % 3];

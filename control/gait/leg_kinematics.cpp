@@ -87,6 +87,23 @@ Eigen::Matrix3d LegKinematics::jacobian(const Eigen::Vector3d& q) const {
 }
 
 Eigen::Vector3d LegKinematics::inverse(const Eigen::Vector3d& p_BF) const {
+  Eigen::Vector3d q;
+  if (try_inverse(p_BF, q) != LegReach::Reached) throw std::domain_error("foot target out of the leg's reach");
+  return q;
+}
+
+LegJointRates LegKinematics::inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd,
+                                           const Eigen::Vector3d& pdd, double rolling_radius) const {
+  LegJointRates out;
+  switch (try_inverse_rates(p, pd, pdd, rolling_radius, out)) {
+    case LegReach::Reached: return out;
+    case LegReach::OutOfReach: throw std::domain_error("foot target out of the leg's reach");
+    case LegReach::Singular: break;
+  }
+  throw std::domain_error("leg at a singular configuration");
+}
+
+LegReach LegKinematics::try_inverse(const Eigen::Vector3d& p_BF, Eigen::Vector3d& q) const {
   const Eigen::Vector3d r = p_BF - p_BA_;
   const double rho = std::hypot(r.y(), r.z());
   const double alpha = std::atan2(r.y(), -r.z());
@@ -94,18 +111,18 @@ Eigen::Vector3d LegKinematics::inverse(const Eigen::Vector3d& p_BF) const {
   const double sigma = l1_.x() > 0 ? 1.0 : -1.0;
   const double x = sigma * u.x(), y = -sigma * u.z(), a = std::abs(l1_.x()), b = std::abs(l2_.x());
   double c = (x * x + y * y - a * a - b * b) / (2 * a * b);
-  if (std::abs(c) > 1 + kReachSlack) throw std::domain_error("foot target out of the leg's reach");
+  if (std::abs(c) > 1 + kReachSlack) return LegReach::OutOfReach;
   c = std::clamp(c, -1.0, 1.0);
   // x = a cos β + b cos(β + γ), y = a sin β + b sin(β + γ): R_y(θ)(σa, 0, 0) = σa (cos θ, 0, −sin θ).
   const double gamma = knee_branch_ * std::acos(c);
   const double beta = std::atan2(y, x) - std::atan2(b * std::sin(gamma), a + b * std::cos(gamma));
-  return {alpha / s_A_, beta / s_H_, gamma / s_K_};
+  q = {alpha / s_A_, beta / s_H_, gamma / s_K_};
+  return LegReach::Reached;
 }
 
-LegJointRates LegKinematics::inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd,
-                                           const Eigen::Vector3d& pdd, double rolling_radius) const {
-  LegJointRates out;
-  out.q = inverse(p);
+LegReach LegKinematics::try_inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd,
+                                          const Eigen::Vector3d& pdd, double rolling_radius, LegJointRates& out) const {
+  if (const LegReach reach = try_inverse(p, out.q); reach != LegReach::Reached) return reach;
   const Eigen::Matrix3d R_A = rot_x(s_A_ * out.q[0]), R_H = R_A * rot_y(s_H_ * out.q[1]);
   const Eigen::Vector3d o_A = p_BA_, o_H = o_A + R_A * d_, o_K = o_H + R_H * l1_;
   const Eigen::Vector3d z_A(s_A_, 0, 0), z_H = R_A * Eigen::Vector3d(0, s_H_, 0), z_K = R_A * Eigen::Vector3d(0, s_K_, 0);
@@ -117,7 +134,7 @@ LegJointRates LegKinematics::inverse_rates(const Eigen::Vector3d& p, const Eigen
   J_C.col(2) += rolling_radius * up.cross(z_K);
   const double a = l1_.norm(), b = l2_.norm();
   if (std::abs(J.determinant()) < kSingular * a * b * (a + b) || std::abs(J_C.determinant()) < kSingular * a * b * (a + b))
-    throw std::domain_error("leg at a singular configuration");
+    return LegReach::Singular;
   const Eigen::PartialPivLU<Eigen::Matrix3d> lu(J_C);
   out.qd = lu.solve(pd);
   // J̇q̇: the foot's acceleration at q̈ = 0 (header).
@@ -130,7 +147,7 @@ LegJointRates LegKinematics::inverse_rates(const Eigen::Vector3d& p, const Eigen
                                   out.qd[2] * (zd_K.cross(p - o_K) + z_K.cross(pdot - od_K));
   const Eigen::Vector3d Jwdot_qd = out.qd[1] * zd_H + out.qd[2] * zd_K;   // ż_A = 0
   out.qdd = lu.solve(pdd - Jdot_qd - rolling_radius * up.cross(Jwdot_qd));
-  return out;
+  return LegReach::Reached;
 }
 
 }  // namespace impetus

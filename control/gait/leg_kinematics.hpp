@@ -23,6 +23,10 @@
 
 namespace impetus {
 
+/// What a leg's inverse kinematics met: a gait's foot target out of reach is an expected outcome (the
+/// closed-loop trot keeps the measured pose), so the try_ forms return it instead of throwing.
+enum class LegReach { Reached, OutOfReach, Singular };
+
 struct LegJointRates {
   Eigen::Vector3d q, qd, qdd;   // (A, H, K): rad, rad/s, rad/s²
 };
@@ -57,6 +61,11 @@ class LegKinematics {
   /// could not all do at once.
   LegJointRates inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd, const Eigen::Vector3d& pdd,
                               double rolling_radius = 0) const;
+  /// inverse without throwing: q is written only when Reached.
+  LegReach try_inverse(const Eigen::Vector3d& p_BF, Eigen::Vector3d& q) const;
+  /// inverse_rates without throwing: out holds the rates only when Reached.
+  LegReach try_inverse_rates(const Eigen::Vector3d& p, const Eigen::Vector3d& pd, const Eigen::Vector3d& pdd,
+                             double rolling_radius, LegJointRates& out) const;
 
  private:
   Eigen::Vector3d p_BA_, d_, l1_, l2_;   // joint offsets (above), m

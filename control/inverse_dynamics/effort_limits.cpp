@@ -8,6 +8,47 @@
 #include <vector>
 
 namespace impetus {
+namespace {
+
+/// to = from (same entries), without reallocating when `to` has the shape and the storage: Eigen's
+/// sparse assignment reallocates the outer index of an empty (0-row) matrix on every copy.
+void copy_rows_of(const SparseRows& from, SparseRows& to) {
+  if (from.rows() == 0 && to.rows() == 0 && to.cols() == from.cols()) {
+    to.setZero();
+    return;
+  }
+  to = from;
+}
+
+/// to = from, field by field, reusing `to`'s storage where the shape repeats (the limited solve copies the
+/// problem once per call that goes over a limit).
+void copy_problem(const ContactProblem& from, ContactProblem& to) {
+  to.dt = from.dt;
+  to.nv = from.nv;
+  to.systems = from.systems;
+  to.v = from.v;
+  to.v_star = from.v_star;
+  to.nc = from.nc;
+  copy_rows_of(from.N, to.N);
+  copy_rows_of(from.S, to.S);
+  copy_rows_of(from.T, to.T);
+  to.phi = from.phi;
+  to.mu = from.mu;
+  to.mu_viscous = from.mu_viscous;
+  to.keys = from.keys;
+  to.touch_margin = from.touch_margin;
+  to.nl = from.nl;
+  copy_rows_of(from.L, to.L);
+  to.phi_L = from.phi_L;
+  to.p_N_guess = from.p_N_guess;
+  to.p_S_guess = from.p_S_guess;
+  to.p_T_guess = from.p_T_guess;
+  to.p_L_guess = from.p_L_guess;
+  to.extension = from.extension;
+}
+
+}  // namespace
+
 
 void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem) {
   // (EL1): the held joints' impulses into v*, the free joints driven.
@@ -49,7 +90,7 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
   }
   if (!over) return;   // within the limits: the plain solve, bit for bit
 
-  contact_ = *problem.contact;
+  copy_problem(*problem.contact, contact_);
   reduced_.contact = &contact_;
   reduced_.sensed = problem.sensed;
   reduced_.effort.resize(0);
@@ -64,7 +105,8 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
   // when a held set repeats, which it cannot where p does not move with τ (a P-matrix problem). There,
   // links_trot's id_sensed took up to 46 solves (30 s on flat_noslip), 10 more than the cap allows its
   // 12 joints: those calls return their last round within the limits.
-  std::vector<int> seen(state_.data(), state_.data() + na);
+  seen_.reserve(static_cast<std::size_t>(max_rounds) * na);   // one set per solve at most: no growth mid-call
+  seen_.assign(state_.data(), state_.data() + na);
   for (;;) {
     // Murty's least-index rule on (EL3): the first joint that breaks it changes state.
     int change = -1;
@@ -89,13 +131,13 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
     }
     state_[change] = state_[change] != 0 ? 0 : (solution.tau[change] > 0 ? 1 : -1);
     bool repeated = false;
-    for (std::size_t k = 0; k < seen.size() && !repeated; k += na)
-      repeated = std::equal(seen.begin() + k, seen.begin() + k + na, state_.data());
+    for (std::size_t k = 0; k < seen_.size() && !repeated; k += na)
+      repeated = std::equal(seen_.begin() + k, seen_.begin() + k + na, state_.data());
     if (repeated) {   // a cycle, which the rule cannot make where p does not move with τ
       failure = "effort limits: the held set cycles after " + std::to_string(rounds) + " solves";
       break;
     }
-    seen.insert(seen.end(), state_.data(), state_.data() + na);
+    seen_.insert(seen_.end(), state_.data(), state_.data() + na);
     solve_round(solver, problem);
     ++rounds;
     iterations += round_.stats.iterations;

@@ -54,6 +54,7 @@ class EffortLimits {
   InverseDynamicsSolution round_, kept_;   // the last solve (over ℱ); the last round within the limits (full)
   Eigen::VectorXi state_;                  // (na) 0 free, ±1 held at ±τ̄
   Eigen::VectorXd bound_, impulse_, shift_;   // (na) τ̄; (nv) P_𝒮ᵀ s τ̄_𝒮 and M⁻¹ of it
+  std::vector<int> seen_;                  // the held sets solved so far, na each; reserved to the round cap
 };
 
 /// Re-solves allowed per driven joint before the limited solve stops (see the header): a safety bound for

@@ -82,7 +82,15 @@ TEST(LinksLegKinematics, InverseKinematicsReachesItsTargetsUnderTheSimulatorsFor
 
 TEST(LinksLegKinematics, OutOfReachIsRefused) {
   const Links links;
-  EXPECT_THROW(links.kinematics(0).inverse(Eigen::Vector3d(0.1, 0.07, -0.3)), std::domain_error);
+  const Eigen::Vector3d far(0.1, 0.07, -0.3);
+  EXPECT_THROW(links.kinematics(0).inverse(far), std::domain_error);
+  // The gait's form says so without throwing and leaves q as it was (the trot holds the measured pose).
+  Eigen::Vector3d q = kStanding[0];
+  EXPECT_EQ(links.kinematics(0).try_inverse(far, q), LegReach::OutOfReach);
+  EXPECT_EQ(q, kStanding[0]);
+  LegJointRates r;
+  EXPECT_EQ(links.kinematics(0).try_inverse_rates(far, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), 0, r),
+            LegReach::OutOfReach);
 }
 
 TEST(LinksLegKinematics, JointRatesAreTheDerivativesOfTheAngles) {
