@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "contact/problem_copy.hpp"
 #include "dynamics/kinematics.hpp"
 #include "sim/assembly.hpp"
 #include "sim/free_velocity.hpp"
@@ -58,15 +59,6 @@ void fit_size(Eigen::VectorXd& v, Eigen::Index n, std::vector<Eigen::VectorXd>& 
 void resize_rows(SparseRows& X, Eigen::Index rows, Eigen::Index cols) {
   if (rows == 0 && X.rows() == 0 && X.cols() == cols) X.setZero();
   else X.resize(rows, cols);
-}
-
-/// to = from (same entries, compressed), without reallocating when `to` has the shape and the storage.
-void copy_rows_of(const SparseRows& from, SparseRows& to) {
-  if (from.rows() == 0 && to.rows() == 0 && to.cols() == from.cols()) {
-    to.setZero();
-    return;
-  }
-  to = from;
 }
 
 /// `to` = `from` with only the contact rows `rows` (the joint-limit rows and the systems all kept); `parked`:

@@ -368,7 +368,9 @@ TEST(IndeterminateContact, ArmSqueezingItsRigidBoxIsReportedUnreachable) {
     stepper.step(state);
     const ControlStepRecord& r = stepper.data().control.at(0);
     if (r.status != "ok") ++unsolved;
-    if (r.status == "failed") EXPECT_TRUE(std::isnan(r.normal_force)) << "step " << k << ": " << r.normal_force;
+    if (r.status == "failed") {
+      EXPECT_TRUE(std::isnan(r.normal_force)) << "step " << k << ": " << r.normal_force;
+    }
     recorder.write_row(state.t, stepper.data());
     metrics.observe(state, stepper.data(), world.model.physics.dt);
   }
@@ -544,8 +546,9 @@ TEST(IndeterminateContact, StageTwoKeepsTableTorqueContinuous) {
     // builds: 1e4 N·m/s; the portable build: not once), so the orders of magnitude are asserted where it does.
     constexpr double kContinuousRate = 1e-3;   // N·m/s
     EXPECT_LT(stage_two.max_torque_rate, kContinuousRate);
-    if (stage_one.max_torque_rate > kContinuousRate)
+    if (stage_one.max_torque_rate > kContinuousRate) {
       EXPECT_GT(stage_one.max_torque_rate / stage_two.max_torque_rate, 100.0);
+    }
     // And each of its calls is a right inverse: the forward step meets q̇_target with the predicted impulse
     // (one contact whose N and S rows span the arm's two velocities: the simulator's impulse is unique).
     const Check check = run_and_compare(load_scene_string(table_scene(twin, R"(stage_two="true")"), kSceneFile), 1000);
