@@ -401,21 +401,21 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   if (options_.forward_twin && !options_.unbounded_friction && nc > 0 && (!converged || stage_one_convex_) &&
       solution.stats.status != SolveStatus::Failed && solution.tau.allFinite()) {
     report_.twin_run = true;
+    const ForwardTwinReport& twin = twin_.last_report();
+    const auto keep_twin = [&](const char* what, const char* error) {
+      const std::string message = std::string("τ from the forward twin (QP16)") + what + ": |P v⁺ − q̇_des| = " + error;
+      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
+      solution.stats.iterations += twin.iterations;
+    };
+    char error[64];
     if (twin_.correct(problem, elimination_, solution.tau, p_, solution.v_plus)) {
       report_.twin_accepted = true;
-      char error[32];
-      std::snprintf(error, sizeof error, "%.3g", twin_.last_report().velocity_error);
-      const std::string message = std::string("τ from the forward twin (QP16): |P v⁺ − q̇_des| = ") + error;
-      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
-      solution.stats.iterations += twin_.last_report().iterations;
-    } else if (twin_.last_report().improved) {
+      std::snprintf(error, sizeof error, "%.3g", twin.velocity_error);
+      keep_twin("", error);
+    } else if (twin.improved) {
       // Above the twin's stop, yet nearer q̇_des than this τ by the forward model's own measure: a fallback.
-      char error[64];
-      std::snprintf(error, sizeof error, "%.3g (%.3g at the ID's τ)", twin_.last_report().velocity_error,
-                    twin_.last_report().start_error);
-      const std::string message = std::string("τ from the forward twin (QP16) above its stop: |P v⁺ − q̇_des| = ") + error;
-      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
-      solution.stats.iterations += twin_.last_report().iterations;
+      std::snprintf(error, sizeof error, "%.3g (%.3g at the ID's τ)", twin.velocity_error, twin.start_error);
+      keep_twin(" above its stop", error);
       if (solution.stats.status == SolveStatus::Solved) ++solution.fallbacks;
       solution.stats.status = SolveStatus::Fallback;
     }
