@@ -32,8 +32,22 @@
 //      v⁺ is corrected with the active set kept (it moves by |c v⁺|/‖c_⊥‖ along W⁻¹c_⊥ᵀ), kept when (UP2)
 //      still holds, else pivoting runs again from that set; twice at most. Measured (test_sim, every
 //      slipping row): the slip is all c_⊥ v⁺ (ρᵀC v⁺ ~ 1e-17), ‖ρ‖ ≈ 1, sin²θ from 2e-15 to 1.2e-10.
+//   3b. (NS7) A dropped row still slipping beyond the certificate after (NS6) — one it could not hold, whose
+//      sin²θ ≤ 1e-14 is the roundoff of δ itself — is certified by its backward error instead. v⁺ meets
+//      exactly the row c + Δc with ‖Δc‖_{W⁻¹} = |c v⁺|/‖v⁺‖_W (the W pairing's dual norms), so
+//          e_W = |c v⁺| / (‖c‖_{W⁻¹} ‖v⁺‖_W) ≤ sinθ
+//      is the relative change of the row's data under which v⁺ is (NS4)'s exact answer (λ = 0 on that row:
+//      the rest of the KKT system is untouched). Accepted when e_W ≤ 1e-7 = √1e-14, the resolution in sinθ of
+//      the test that found the row dependent: below it the data do not say that the row is independent.
+//      Holding it all the same (as h = c − ρᵀC, tried) moves v⁺ by |c v⁺|/‖c_⊥‖_{W⁻¹} along W⁻¹c_⊥ᵀ, metres
+//      per second for a 1e-10 m/s slip at sinθ ~ 1e-11, and on arm7_grasp's four-fingertip squeeze it made
+//      the active normal rows' targets −φ/dt infeasible (multipliers 3e5). Measured there (3 s replays,
+//      box_noslip): slips 1e-10 to 1e-9 m/s at e_W 4e-11 to 1.2e-9, on 149 steps under id_lcp_coulomb, which
+//      were Failed before (NS7), with v⁺ unchanged. Such a result is still retried (NS5), the retry kept
+//      only when it meets the certificate on every row.
 //      The status is Solved (or Fallback) only when every sticking row meets the certificate, dropped
-//      ones included; otherwise Failed, with the slip in the message.
+//      ones included, or (NS7) for a dropped one; otherwise Failed, with the slip in the message. The
+//      report keeps the largest slip of any row (equality_residual) and the largest e_W accepted.
 //   4. (NS5) When the result is not Solved (pivoting missed its certificate and Lemke ran), steps 1–3
 //      once more with FIND-INDICES at τ_G = kNoSlipRetryDependence: a row kept just above τ_G can
 //      leave G so ill-conditioned that v⁺ is wrong with G v⁺ = 0 to roundoff. The retry is kept only
@@ -88,6 +102,7 @@ struct NoSlipReport {
   FindIndicesResult indices;        // rows kept by FIND-INDICES and held by (NS6); indices.rank = rank(G)
   ProjectionReport projection;      // pivots, fallback, ρ
   double equality_residual = 0;     // max |S_i v⁺|, |T_i v⁺| (m/s) over every sticking contact, dropped rows included
+  double dropped_row_backward_error = 0;   // (NS7) the largest e_W of a dropped row certified by it; 0: none was
 };
 
 class NoSlipModel final : public ContactModel {
@@ -117,9 +132,13 @@ class NoSlipModel final : public ContactModel {
     Eigen::VectorXd z_storage_, lambda_G_storage_, guess_storage_, w_storage_;
     std::vector<char> sticks_;
     ContactResult first_;           // the first attempt's result while (NS5) retries
+    Eigen::VectorXd row_scratch_;   // W⁻¹cᵀ of (NS7)
   };
   /// Steps 1–3 with FIND-INDICES at τ_G.
   void attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const;
+  /// (NS7) e_W = |c v⁺| / (‖c‖_{W⁻¹} ‖v⁺‖_W) of a dropped row c slipping at `slip` = |c v⁺|.
+  double dropped_row_backward_error(RowRef c, double slip, const ContactProblem& problem,
+                                    const Eigen::VectorXd& v_plus, Workspace& ws) const;
   NoSlipOptions options_;
 };
 
