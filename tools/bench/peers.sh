@@ -2,15 +2,16 @@
 # Impetus beside ODE and Bullet on the same scenes, one table (issue 16's comparison as one command):
 #
 #   tools/bench/peers.sh [--quick] [--budget S] [--scenes "stack10 spheres_rest1000 granular"]
-#                        [--models "stewart_trinkle no_slip viscous max_dissipation"] [--out DIR]
+#                        [--models "stewart_trinkle no_slip viscous max_dissipation"] [--threads N] [--out DIR]
 #
 # Scenes (the very files Impetus runs; the peers rebuild them through tools/bench/peers/peer_scene.hpp):
 #   stack10            10 unit boxes stacked, 10 s                 drift = the top box's displacement
 #   spheres_rest1000   1000 spheres resting apart on the ground, 1 s  drift = the largest displacement
 #   granular           1001 spheres poured into a box, the first 0.6 s
 # Engines: Bullet (sequential impulse), ODE dWorldQuickStep and dWorldStep, and Impetus under each contact
-# model, all on one core at the scene's dt = 1 ms. Time is wall time of stepping per simulated second:
-# for Impetus the CLI's own summary.json wall_time_s (stages 1-6, recording left out), for the peers the
+# model, all on one core at the scene's dt = 1 ms (Impetus with --threads 1 unless --threads N says otherwise:
+# the peers step on one thread, so one core is the like-for-like comparison). Time is wall time of stepping
+# per simulated second: for Impetus the CLI's own summary.json wall_time_s (stages 1-6, recording left out), for the peers the
 # same span around their step calls. Penetration is the deepest contact the collision stage found.
 # Each run gets a budget of wall time (--budget, default 120 s); a run over it is reported as such with the
 # rate it had reached. --quick runs a fifth of every duration (a smoke test of the script, not a benchmark).
@@ -21,6 +22,7 @@ build=${IMPETUS_BUILD_DIR:-$root/build}
 scenes="stack10 spheres_rest1000 granular"
 models="stewart_trinkle no_slip viscous max_dissipation"
 budget=120
+threads=1
 scale=1
 out=$(mktemp -d /tmp/impetus-peers.XXXXXX)
 while [ $# -gt 0 ]; do
@@ -29,8 +31,9 @@ while [ $# -gt 0 ]; do
     --budget) budget=$2; shift ;;
     --scenes) scenes=$2; shift ;;
     --models) models=$2; shift ;;
+    --threads) threads=$2; shift ;;
     --out) out=$2; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "peers.sh: unknown argument '$1' (see --help)" >&2; exit 1 ;;
   esac
   shift
@@ -83,7 +86,7 @@ for scene in $scenes; do
     status=0
     # SIGTERM at the budget: a run that stops on it still writes its summary (status "interrupted").
     timeout --signal=TERM --kill-after=30 "$budget" "$build/impetus" run "$file" --model "$model" \
-      --duration "$duration" --out "$dir" >/dev/null 2>"$dir.err" || status=$?
+      --duration "$duration" --threads "$threads" --out "$dir" >/dev/null 2>"$dir.err" || status=$?
     python3 - "$file" "$dir" "$model" "$scene" "$status" "$budget" >>"$results" <<'PY'
 import json, os, sys
 import xml.etree.ElementTree as ET
