@@ -204,7 +204,7 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
 
 double NoSlipModel::dropped_row_backward_error(RowRef c, double slip, const ContactProblem& problem,
                                                const Eigen::VectorXd& v_plus, Workspace& ws) const {
-  ws.row_scratch_.resize(problem.nv);   // an allocation only when the island's size changes
+  grow(ws.row_scratch_, ws.row_scratch_storage_, problem.nv);
   ws.M_inverse_.solve_row(c, ws.row_scratch_);
   const double c_norm = std::sqrt(row_dot(c, ws.row_scratch_));         // ‖c‖_{W⁻¹}, W = M
   const double v_norm = std::sqrt(2 * problem.kinetic_energy(v_plus));   // ‖v⁺‖_W

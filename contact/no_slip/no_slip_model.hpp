@@ -132,7 +132,8 @@ class NoSlipModel final : public ContactModel {
     Eigen::VectorXd z_storage_, lambda_G_storage_, guess_storage_, w_storage_;
     std::vector<char> sticks_;
     ContactResult first_;           // the first attempt's result while (NS5) retries
-    Eigen::VectorXd row_scratch_;   // W⁻¹cᵀ of (NS7)
+    VectorView row_scratch_{nullptr, 0};   // W⁻¹cᵀ of (NS7), grow-only
+    Eigen::VectorXd row_scratch_storage_;
   };
   /// Steps 1–3 with FIND-INDICES at τ_G.
   void attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const;
