@@ -42,6 +42,33 @@ constexpr int kBudgetRootEvaluations = 40;
 // the static stance to its 0.1 %.
 constexpr double kStageOneTorque = 1e-6;
 
+// X B and Bᵀ X by B's columns (FE1): that of p_N,c is e_c, that of edge j of contact c is cos_j e_S,c +
+// sin_j e_T,c, so a column (row) of the product is one of X's or a combination of two — O(nc²) for X of
+// size 3nc × 3nc, where the dense products are O(nc³) (the products of Stage I's data, QP1 and QP6).
+// [mine] For k = 4 every edge has an exact zero coefficient (friction_edges.cpp), and each entry is then
+// the one non-zero product, the dense product's value to the bit.
+void times_B(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& XB) {
+  const int nc = e.nc, k = e.k;
+  XB.resize(X.rows(), e.nz());
+  XB.leftCols(nc) = X.leftCols(nc);
+  for (int f = 0; f < e.nf; ++f) {
+    const int c = e.friction_contact[f];
+    for (int j = 0; j < k; ++j)
+      XB.col(nc + k * f + j) = e.cos_edge[j] * X.col(nc + c) + e.sin_edge[j] * X.col(2 * nc + c);
+  }
+}
+
+void B_transpose_times(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& BtX) {
+  const int nc = e.nc, k = e.k;
+  BtX.resize(e.nz(), X.cols());
+  BtX.topRows(nc) = X.topRows(nc);
+  for (int f = 0; f < e.nf; ++f) {
+    const int c = e.friction_contact[f];
+    for (int j = 0; j < k; ++j)
+      BtX.row(nc + k * f + j) = e.cos_edge[j] * X.row(nc + c) + e.sin_edge[j] * X.row(2 * nc + c);
+  }
+}
+
 }  // namespace
 
 void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& active) {
@@ -268,15 +295,15 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     return;
   }
 
-  DB_ = elimination_.D() * edges_.B;
-  H_ = edges_.B.transpose() * DB_;
+  times_B(edges_, elimination_.D(), DB_);
+  B_transpose_times(edges_, DB_, H_);
   H_ = 0.5 * (H_ + H_.transpose()).eval();
-  F_N_ = (elimination_.J().topRows(nc) * elimination_.Minv_Jt()) * edges_.B;
+  times_B(edges_, elimination_.J().topRows(nc) * elimination_.Minv_Jt(), F_N_);
   Eigen::VectorXd c = edges_.B.transpose() * (elimination_.J() * elimination_.v_c());
   // QP,∞: the least-torque term of Stage I (QP15), ½w‖τ(z)‖², τ = τ_c + T_τ B z.
   torque_weight_ = 0;
   if (options_.unbounded_friction && nz > 0) {
-    TB_ = elimination_.T_tau() * edges_.B;
+    times_B(edges_, elimination_.T_tau(), TB_);
     const double norm = TB_.squaredNorm();
     if (norm > 0) {
       torque_weight_ = kStageOneTorque * H_.trace() / norm;

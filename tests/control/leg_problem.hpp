@@ -93,6 +93,14 @@ inline std::vector<Twin> twins() {
          return std::make_unique<IdQp>(o);
        },
        "max_dissipation", {{"friction", "pyramid"}}, false},
+      // k = 8: edges without exact zeros, where id_qp's products with B are not the dense ones to the bit.
+      {"id_qp_coulomb_k8",
+       [] {
+         IdQpOptions o;
+         o.friction_edges = 8;
+         return std::make_unique<IdQp>(o);
+       },
+       "max_dissipation", {{"friction", "pyramid"}, {"friction_edges", "8"}}, true},
   };
 }
 

@@ -77,7 +77,7 @@ TEST_P(LimitedVariant, WithinItsLimitIsThePlainSolveToTheBit) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(IdVariants, LimitedVariant, ::testing::Range(0, 4),
+INSTANTIATE_TEST_SUITE_P(IdVariants, LimitedVariant, ::testing::Range(0, static_cast<int>(twins().size())),
                          [](const ::testing::TestParamInfo<int>& info) { return twins()[info.param].controller; });
 
 TEST(EffortLimits, SensedImpulsesAboveTheLimitKeepTheSensedImpulses) {

@@ -121,7 +121,7 @@ TEST_P(Variant, IsARightInverseOfItsForwardModel) {
       }
 }
 
-INSTANTIATE_TEST_SUITE_P(IdVariants, Variant, ::testing::Range(0, 4),
+INSTANTIATE_TEST_SUITE_P(IdVariants, Variant, ::testing::Range(0, static_cast<int>(twins().size())),
                          [](const ::testing::TestParamInfo<int>& info) { return twins()[info.param].controller; });
 
 TEST(IdBaselines, NoContactIgnoresTheGroundAndSensedUsesTheMeasuredImpulse) {
