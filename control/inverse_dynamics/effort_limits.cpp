@@ -20,19 +20,25 @@ void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynam
   int free = 0;
   for (int a = 0; a < na; ++a)
     if (state_[a] == 0) ++free;
-  reduced_.qd_des.resize(free);
+  // q̇_des,ℱ in the buffer of its size, swapped in for the solve: the rounds change |ℱ|, and a resize
+  // would reallocate at every change.
+  Eigen::VectorXd& qd_des = qd_des_by_size_[free];
+  qd_des.resize(free);
   free = 0;
   for (int a = 0; a < na; ++a) {
     if (state_[a] != 0) {
       impulse_[problem.actuated[a]] += state_[a] * bound_[a];
     } else {
       reduced_.actuated.push_back(problem.actuated[a]);
-      reduced_.qd_des[free++] = problem.qd_des[a];
+      qd_des[free++] = problem.qd_des[a];
     }
   }
   cp.solve_M(impulse_, shift_);
-  contact_.v_star = cp.v_star + shift_;
-  solver.solve(reduced_, round_);
+  contact_->v_star = cp.v_star + shift_;
+  reduced_.qd_des.swap(qd_des);
+  round_ = &round_by_size_(free);   // its τ (|ℱ|) sized once per |ℱ|
+  solver.solve(reduced_, *round_);
+  reduced_.qd_des.swap(qd_des);
 }
 
 void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem,
@@ -51,8 +57,12 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
   }
   if (!over) return;   // within the limits: the plain solve, bit for bit
 
-  copy_problem(*problem.contact, contact_);
-  reduced_.contact = &contact_;
+  // The copy kept per contact count: the trot's feet change it, and a sparse copy to another row count
+  // reallocates.
+  contact_ = &contact_by_count_(problem.contact->nc);
+  copy_problem(*problem.contact, *contact_);
+  reduced_.contact = contact_;
+  if (static_cast<int>(qd_des_by_size_.size()) < na + 1) qd_des_by_size_.resize(na + 1);
   reduced_.sensed = problem.sensed;
   reduced_.effort.resize(0);
   state_.setZero(na);
@@ -101,20 +111,20 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
     seen_.insert(seen_.end(), state_.data(), state_.data() + na);
     solve_round(solver, problem);
     ++rounds;
-    iterations += round_.stats.iterations;
-    fallbacks += round_.fallbacks;
-    if (round_.stats.status == SolveStatus::Failed) {
+    iterations += round_->stats.iterations;
+    fallbacks += round_->fallbacks;
+    if (round_->stats.status == SolveStatus::Failed) {
       failure = "effort limits: re-solve with " + std::to_string((state_.array() != 0).count()) +
-                " joints held failed (" + round_.stats.message + ")";
+                " joints held failed (" + round_->stats.message + ")";
       break;
     }
     // The full solution of this round: the free joints' τ, the held ones at their limit.
-    solution.stats = round_.stats;
-    solution.p_N = round_.p_N;
-    solution.p_S = round_.p_S;
-    solution.p_T = round_.p_T;
-    solution.v_plus = round_.v_plus;
-    for (int a = 0, f = 0; a < na; ++a) solution.tau[a] = state_[a] != 0 ? state_[a] * bound_[a] : round_.tau[f++];
+    solution.stats = round_->stats;
+    solution.p_N = round_->p_N;
+    solution.p_S = round_->p_S;
+    solution.p_T = round_->p_T;
+    solution.v_plus = round_->v_plus;
+    for (int a = 0, f = 0; a < na; ++a) solution.tau[a] = state_[a] != 0 ? state_[a] * bound_[a] : round_->tau[f++];
     solution.saturated = state_;
     bool within = true;
     for (int a = 0; a < na; ++a) within = within && std::abs(solution.tau[a]) <= bound_[a];

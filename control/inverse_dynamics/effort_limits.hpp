@@ -33,6 +33,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "contact/solvers/grow_only.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 
 namespace impetus {
@@ -49,9 +50,13 @@ class EffortLimits {
  private:
   void solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem);
 
-  ContactProblem contact_;                 // problem.contact with v* of (EL1)
+  BySize<ContactProblem> contact_by_count_;   // problem.contact with v* of (EL1), one per contact count met
+  ContactProblem* contact_ = nullptr;         // this call's
+  std::vector<Eigen::VectorXd> qd_des_by_size_;   // q̇_des,ℱ, one per |ℱ| (0…na)
   InverseDynamicsProblem reduced_;         // P_ℱ, q̇_des,ℱ
-  InverseDynamicsSolution round_, kept_;   // the last solve (over ℱ); the last round within the limits (full)
+  BySize<InverseDynamicsSolution> round_by_size_;   // the solves over ℱ, one per |ℱ| met
+  InverseDynamicsSolution* round_ = nullptr;        // the last of them
+  InverseDynamicsSolution kept_;                    // the last round within the limits (full)
   Eigen::VectorXi state_;                  // (na) 0 free, ±1 held at ±τ̄
   Eigen::VectorXd bound_, impulse_, shift_;   // (na) τ̄; (nv) P_𝒮ᵀ s τ̄_𝒮 and M⁻¹ of it
   std::vector<int> seen_;                  // the held sets solved so far, na each; reserved to the round cap

@@ -124,7 +124,9 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
     memory_.guess(cp, remembered_);
     guess_.head(nc) = remembered_;
   }
-  projection_.solve(*metric_, factor_, U_, v_f_, &guess_, options_.projection, z_, solution.v_plus, lambda_G_,
+  z_.resize(U_.size());
+  grow(lambda_G_, lambda_G_storage_, factor_.size());   // its size follows the driven rows: grow-only
+  projection_.solve(*metric_, factor_, U_, v_f_, guess_, options_.projection, z_, solution.v_plus, lambda_G_,
                     solution.stats);
   // 4. Impulses from the multipliers.
   solution.fit_impulses(nc);
@@ -291,15 +293,18 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
   solution.fallbacks = 0;
 
   // P: one 1 per driven coordinate, written into the compressed arrays (Eigen's insert() reallocates the row
-  // counts at every call); the same matrix as inserting them.
-  if (P_.rows() != na || P_.cols() != cp.nv || !P_.isCompressed()) P_.resize(na, cp.nv);
+  // counts at every call); the same rows as inserting them. Rows na and beyond are kept, empty: the effort
+  // limits' re-solves alternate between na and fewer driven coordinates, and Eigen's resize reallocates the
+  // row pointers at every change of shape. Only rows 0…na−1 are read (RowRef).
+  if (P_.rows() < na || P_.cols() != cp.nv || !P_.isCompressed())
+    P_.resize(std::max<Eigen::Index>(na, P_.cols() == cp.nv ? P_.rows() : 0), cp.nv);
   P_.data().resize(na);
   for (int a = 0; a < na; ++a) {
     P_.outerIndexPtr()[a] = a;
     P_.innerIndexPtr()[a] = problem.actuated[a];
     P_.valuePtr()[a] = 1.0;
   }
-  P_.outerIndexPtr()[na] = na;
+  for (Eigen::Index r = na; r <= P_.rows(); ++r) P_.outerIndexPtr()[r] = na;
   M_inverse_.reset(cp);
   metric_ = &M_inverse_;
   struct Restore {   // metric_ must not outlive `dense`

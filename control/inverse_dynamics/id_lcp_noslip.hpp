@@ -118,7 +118,9 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   UnilateralProjection projection_;
   UnilateralRows U_;
   SparseRows P_;
-  Eigen::VectorXd v_f_, guess_, z_, lambda_G_;
+  Eigen::VectorXd v_f_, guess_, z_;
+  VectorView lambda_G_{nullptr, 0};
+  Eigen::VectorXd lambda_G_storage_;
   Eigen::VectorXd remembered_;         // (nc) memory_'s p_N of this call's contacts
   /// §4.5 (NS-LS1–3): the ID of the closest consistent target; false when it does not settle.
   bool least_squares_target(const ContactProblem& cp, const InverseDynamicsProblem& problem,

@@ -113,10 +113,6 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
       "EffortLimits::solve's re-solves when a call exceeds an effort limit (the variant's buffers at the reduced "
       "problem's shape)";
   if (replay == "links_trot") {
-    if (controller == "id_lcp_noslip")
-      return "measured 25 in 20 steps (172 before LegKinematics::try_inverse and EffortLimits kept its storage): " +
-             effort_limits +
-             " and the no-slip projection's buffers in those re-solves";
     if (controller == "id_qp_coulomb")
       return "measured 115 per step: Eigen temporaries in IdQp::solve, Stage II (undriven_impulse_kernel, "
              "InequalityLeastSquares), as standing (below)";
