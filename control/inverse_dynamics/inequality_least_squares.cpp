@@ -25,42 +25,117 @@ constexpr double kKktTolerance = 1e-9;
 // round-off.
 constexpr double kFeasibility = 1e-12;
 
+// c ← Qᴴ c for the first `length` reflectors of a QR's Householder sequence (vectors below the diagonal of
+// `vectors`, coefficients `coeffs`): Eigen 3.4's c.applyOnTheLeft(householderQ().setLength(length).adjoint())
+// for a vector c, reflector by reflector with the same expressions (MatrixBase::applyHouseholderOnTheLeft),
+// except that its heap temporary τ·v (one per reflector) is `scaled`, kept by the caller (issue 16).
+void apply_q_adjoint(const Eigen::MatrixXd& vectors, const Eigen::VectorXd& coeffs, Eigen::Index length,
+                     Eigen::VectorXd& c, Eigen::VectorXd& scaled) {
+  const Eigen::Index rows = vectors.rows();
+  scaled.resize(rows);
+  Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 1> workspace(1);
+  for (Eigen::Index k = 0; k < length; ++k) {   // Qᴴ = H_{length−1}⋯H_0 reversed: H_0 first
+    auto sub = c.bottomRightCorner(rows - k, c.cols());
+    const double tau = coeffs.coeff(k);
+    if (sub.rows() == 1) {
+      sub *= 1.0 - tau;
+    } else if (tau != 0.0) {
+      const Eigen::Block<const Eigen::MatrixXd, Eigen::Dynamic, 1> essential(vectors, k + 1, k, rows - k - 1, 1);
+      Eigen::Map<Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 1>> tmp(workspace.data(), sub.cols());
+      Eigen::Block<decltype(sub), Eigen::Dynamic, Eigen::Dynamic> bottom(sub, 1, 0, sub.rows() - 1, sub.cols());
+      tmp.noalias() = essential.adjoint() * bottom;
+      tmp += sub.row(0);
+      sub.row(0) -= tau * tmp;
+      auto tau_v = scaled.head(rows - k - 1);
+      tau_v = tau * essential;
+      bottom.noalias() -= tau_v * tmp;
+    }
+  }
+}
+
 }  // namespace
 
 void InequalityLeastSquares::equality_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                            const Eigen::MatrixXd& C, const Eigen::VectorXd& w) {
   const int n = static_cast<int>(C.cols()), k = static_cast<int>(working_.size());
-  if (k == 0) {
-    N_.setIdentity(n, n);
-  } else {
-    CWt_.resize(n, k);
-    for (int j = 0; j < k; ++j) CWt_.col(j) = C.row(working_[j]).transpose();
-    qr_.setThreshold(kRankTolerance);
-    qr_.compute(CWt_);
-    const Eigen::MatrixXd Q = qr_.householderQ();
-    N_ = Q.rightCols(n - static_cast<int>(qr_.rank()));
+  factor_ = &factors_[{n, k}];   // a new node only for a shape not met before
+  WorkingFactor& F = *factor_;
+  int r = 0;   // rank of C_Wᵀ
+  if (k > 0) {
+    F.CWt.resize(n, k);
+    for (int j = 0; j < k; ++j) F.CWt.col(j) = C.row(working_[j]).transpose();
+    F.qr.setThreshold(kRankTolerance);
+    F.qr.compute(F.CWt);
+    F.qr.householderQ().evalTo(F.Q, F.workspace);   // Q = householderQ(), its workspace kept
+    r = static_cast<int>(F.qr.rank());
   }
-  s_.setZero(n);
-  if (N_.cols() == 0) return;
-  AN_.noalias() = A * N_;
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
-  cod.setThreshold(kRankTolerance);
-  cod.compute(AN_);
-  const Eigen::VectorXd u = cod.solve(b - A * w);
-  s_.noalias() = N_ * u;
+  Projected& P = projections_[{static_cast<int>(A.rows()), n, n - r}];
+  if (k == 0)
+    P.N.setIdentity(n, n);
+  else
+    P.N = F.Q.rightCols(n - r);
+  v_->s.setZero(n);
+  if (P.N.cols() == 0) return;
+  P.AN.noalias() = A * P.N;
+  P.cod.setThreshold(kRankTolerance);
+  P.cod.compute(P.AN);
+  v_->Aw.noalias() = A * w;
+  P.c = b - v_->Aw;
+  least_norm_solve(P);
+  v_->s.noalias() = P.N * P.u;
+}
+
+void InequalityLeastSquares::least_norm_solve(Projected& P) {
+  // CompleteOrthogonalDecomposition::_solve_impl (Eigen 3.4) with its temporaries in P: u = Π Zᴴ [T⁻¹ (Qᴴc)₁:ᵣ; 0].
+  const Eigen::Index cols = P.cod.cols(), rank = P.cod.rank();
+  P.u.resize(cols);
+  if (rank == 0) {
+    P.u.setZero();
+    return;
+  }
+  apply_q_adjoint(P.cod.matrixQTZ(), P.cod.hCoeffs(), rank, P.c, P.scaled);
+  P.y.resize(cols);
+  P.y.topRows(rank) = P.cod.matrixT().topLeftCorner(rank, rank).triangularView<Eigen::Upper>().solve(
+      P.c.topRows(rank));
+  if (rank < cols) {
+    P.y.bottomRows(cols - rank).setZero();
+    P.temp.resize(cols);
+    for (Eigen::Index k = 0; k < rank; ++k) {   // y ← Zᴴ y (applyZAdjointOnTheLeftInPlace)
+      if (k != rank - 1) P.y.row(k).swap(P.y.row(rank - 1));
+      P.y.middleRows(rank - 1, cols - rank + 1)
+          .applyHouseholderOnTheLeft(P.cod.matrixQTZ().row(k).tail(cols - rank).adjoint(), P.cod.zCoeffs()(k),
+                                     &P.temp(0));
+      if (k != rank - 1) P.y.row(k).swap(P.y.row(rank - 1));
+    }
+  }
+  P.u = P.cod.colsPermutation() * P.y;
 }
 
 double InequalityLeastSquares::multipliers(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                            const Eigen::VectorXd& w) {
-  gradient_.noalias() = A.transpose() * (A * w - b);
-  if (working_.empty()) {
-    lambda_.resize(0);
-    return gradient_.norm();
+  v_->Aw.noalias() = A * w;
+  v_->r = v_->Aw - b;
+  v_->gradient.noalias() = A.transpose() * v_->r;
+  WorkingFactor& F = *factor_;
+  const int k = static_cast<int>(working_.size());
+  F.lambda.resize(k);
+  if (k == 0) return v_->gradient.norm();
+  // λ = qr.solve(gradient), ColPivHouseholderQR::_solve_impl (Eigen 3.4) with its temporary in F: the basic
+  // least-squares solution, zeros on dependent rows.
+  const Eigen::Index pivots = F.qr.nonzeroPivots();
+  if (pivots == 0) {
+    F.lambda.setZero();
+  } else {
+    F.c = v_->gradient;
+    apply_q_adjoint(F.qr.matrixQR(), F.qr.hCoeffs(), pivots, F.c, F.scaled);
+    F.qr.matrixQR().topLeftCorner(pivots, pivots).triangularView<Eigen::Upper>().solveInPlace(
+        F.c.topRows(pivots));
+    for (Eigen::Index i = 0; i < pivots; ++i) F.lambda.row(F.qr.colsPermutation().indices().coeff(i)) = F.c.row(i);
+    for (Eigen::Index i = pivots; i < k; ++i) F.lambda.row(F.qr.colsPermutation().indices().coeff(i)).setZero();
   }
-  lambda_ = qr_.solve(gradient_);   // basic least-squares solution: zeros on dependent rows
-  residual_ = gradient_;
-  residual_.noalias() -= CWt_ * lambda_;
-  return residual_.norm();
+  v_->residual = v_->gradient;
+  v_->residual.noalias() -= F.CWt * F.lambda;
+  return v_->residual.norm();
 }
 
 InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
@@ -68,6 +143,7 @@ InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd
                                                            Eigen::VectorXd& w) {
   InequalityLeastSquaresResult result;
   const int n = static_cast<int>(C.cols()), m = static_cast<int>(C.rows());
+  v_ = &vectors_[{static_cast<int>(A.rows()), n, m}];   // a new node only for a shape not met before
   w.setZero(n);
   working_.clear();
   if (m > 0 && !(d.minCoeff() >= 0)) {
@@ -78,7 +154,8 @@ InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd
   const double scale = std::max(a_norm * b.norm(), 1e-300);
   const double d_size = m > 0 ? d.cwiseAbs().maxCoeff() : 0.0;
   const double size = std::max({d_size, a_norm > 0 ? b.norm() / a_norm : 0.0, 1e-300});
-  std::vector<char> held(m, 0);
+  held_.assign(m, 0);
+  std::vector<char>& held = held_;
   int dropped = -1;
   // Each iteration adds a row or leaves a minimiser on W; a convex QP visits each W at most once
   // without degeneracy. The cap only ends cycling at degenerate vertices.
@@ -86,18 +163,18 @@ InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd
   for (int it = 0; it < cap; ++it) {
     result.iterations = it + 1;
     equality_step(A, b, C, w);
-    const double s_norm = s_.norm();
+    const double s_norm = v_->s.norm();
     int block = -1;
     if (s_norm > kStepRoundoff * std::max(size, w.norm())) {
       double alpha = 1;
       for (int i = 0; i < m; ++i) {
         if (held[i] || i == dropped) continue;
-        const double cs = C.row(i).dot(s_);
+        const double cs = C.row(i).dot(v_->s);
         if (!(cs < -kCrossing * C.row(i).norm() * s_norm)) continue;
         const double step = std::max(C.row(i).dot(w) + d[i], 0.0) / -cs;
         if (step < alpha) alpha = step, block = i;
       }
-      w.noalias() += alpha * s_;
+      w.noalias() += alpha * v_->s;
     }
     dropped = -1;
     if (block >= 0) {
@@ -105,12 +182,13 @@ InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd
       held[block] = 1;
       continue;
     }
-    // w minimises (ILS1) on W: the multipliers decide (ILS3). equality_step left qr_ current for W.
+    // w minimises (ILS1) on W: the multipliers decide (ILS3). equality_step left factor_ current for W.
     const double residual = multipliers(A, b, w);
     int leave = -1;
     double most_negative = -kKktTolerance * scale;
+    const Eigen::VectorXd& lambda = factor_->lambda;
     for (int j = 0; j < static_cast<int>(working_.size()); ++j)
-      if (lambda_[j] < most_negative) most_negative = lambda_[j], leave = j;
+      if (lambda[j] < most_negative) most_negative = lambda[j], leave = j;
     if (leave >= 0) {
       dropped = working_[leave];
       held[dropped] = 0;
@@ -118,9 +196,13 @@ InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd
       continue;
     }
     result.working_rows = static_cast<int>(working_.size());
-    result.min_slack = m > 0 ? (C * w + d).minCoeff() : 0.0;
+    if (m > 0) {
+      v_->slack.noalias() = C * w;
+      v_->slack += d;
+    }
+    result.min_slack = m > 0 ? v_->slack.minCoeff() : 0.0;
     result.stationarity = residual / scale;
-    result.min_multiplier = lambda_.size() > 0 ? lambda_.minCoeff() / scale : 0.0;
+    result.min_multiplier = lambda.size() > 0 ? lambda.minCoeff() / scale : 0.0;
     const bool feasible = result.min_slack >= -kFeasibility * (d_size + w.norm());
     result.solved = feasible && result.stationarity <= kKktTolerance;
     if (!feasible) result.reason = "infeasible by round-off beyond the tolerance";

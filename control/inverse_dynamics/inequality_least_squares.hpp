@@ -23,7 +23,10 @@
 
 #include <Eigen/Dense>
 #include <Eigen/QR>
+#include <array>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace impetus {
@@ -45,16 +48,39 @@ class InequalityLeastSquares {
                                      const Eigen::VectorXd& d, Eigen::VectorXd& w);
 
  private:
+  // Buffers by shape (issue 16): W changes by one row per iteration, and an Eigen object resized to another
+  // shape reallocates; each shape met keeps its own, so a solve whose shapes were all met allocates nothing.
+  struct WorkingFactor {   // C_Wᵀ (n×|W|), its column-pivoted QR, Q, λ (ILS3); keyed by (n, |W|)
+    Eigen::MatrixXd CWt, Q;
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
+    Eigen::VectorXd workspace, c, lambda, scaled;   // scaled: τ·v of apply_q_adjoint
+  };
+  struct Projected {   // N (n×(n − r)), A N and its complete orthogonal decomposition (ILS2); keyed by (rows of A, n, n − r)
+    Eigen::MatrixXd N, AN;
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
+    Eigen::VectorXd c, y, u, temp, scaled;
+  };
+
   /// The step s of (ILS2) on W from w; false when W spans everything (s = 0).
   void equality_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::MatrixXd& C,
                      const Eigen::VectorXd& w);
+  /// u of (ILS2): P.cod's least-norm solve of A N u = P.c, Eigen's CompleteOrthogonalDecomposition::solve
+  /// step for step, into P's buffers.
+  static void least_norm_solve(Projected& P);
   /// λ of (ILS3) (|W|) and the stationarity residual's norm.
   double multipliers(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::VectorXd& w);
 
+  struct Vectors {   // s, Aᵀ(A w − b) and the stationarity residual (n), A w and A w − b (rows), C w + d (m);
+    Eigen::VectorXd s, gradient, residual, Aw, r, slack;   // keyed by (rows of A, n, m)
+  };
+
   std::vector<int> working_;
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_;   // of C_Wᵀ, current for W
-  Eigen::MatrixXd CWt_, N_, AN_;
-  Eigen::VectorXd s_, lambda_, gradient_, residual_;
+  std::vector<char> held_;   // held_[i]: row i in W
+  std::map<std::pair<int, int>, WorkingFactor> factors_;
+  std::map<std::array<int, 3>, Projected> projections_;
+  std::map<std::array<int, 3>, Vectors> vectors_;
+  WorkingFactor* factor_ = nullptr;   // current for W (equality_step)
+  Vectors* v_ = nullptr;              // the problem's (solve)
 };
 
 }  // namespace impetus

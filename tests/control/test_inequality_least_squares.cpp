@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "../allocation_counting.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
 
 namespace impetus {
@@ -106,6 +107,36 @@ TEST(InequalityLeastSquares, RefusesAnInfeasibleStart) {
   Eigen::VectorXd b = Eigen::VectorXd::Ones(1), d = -Eigen::VectorXd::Ones(1), w;
   InequalityLeastSquares ils;
   EXPECT_FALSE(ils.solve(A, b, C, d, w).solved);
+}
+
+TEST(InequalityLeastSquares, AllocatesNothingOnceItsShapesAreMet) {
+  // STYLE.md 11 (issue 16): the buffers of each working-set shape are kept, so solving problems whose shapes
+  // were met allocates nothing, and the kept buffers carry nothing over: the same problem gives the same w.
+  Eigen::MatrixXd A_box(4, 3), C_box(6, 3), A_face(1, 3), C_face(7, 3);
+  A_box << 2, 1, 0, 0, 1, 1, 1, 0, 3, 0.5, 0.5, 0.5;
+  C_box << Eigen::MatrixXd::Identity(3, 3), -Eigen::MatrixXd::Identity(3, 3);
+  A_face << 1, 1, 1;
+  C_face << Eigen::MatrixXd::Identity(3, 3), Eigen::MatrixXd::Identity(3, 3), 0, 0, -1;
+  Eigen::VectorXd b_box(4), b_face = Eigen::VectorXd::Ones(1), d_face = Eigen::VectorXd::Zero(7);
+  b_box << 10, -3, 1, 4;
+  const Eigen::VectorXd d_box = Eigen::VectorXd::Ones(6);
+  d_face[6] = 0.25;
+  InequalityLeastSquares ils;
+  Eigen::VectorXd w_box, w_face, w_box_again(3), w_face_again(3);
+  const auto first_box = ils.solve(A_box, b_box, C_box, d_box, w_box);
+  const auto first_face = ils.solve(A_face, b_face, C_face, d_face, w_face);
+  ASSERT_TRUE(first_box.solved && first_face.solved);
+  ASSERT_GT(first_box.working_rows + first_face.working_rows, 0);   // W grew: more than one shape met
+  InequalityLeastSquaresResult box, face;
+  const long allocations = test::allocations_in([&] {
+    box = ils.solve(A_box, b_box, C_box, d_box, w_box_again);
+    face = ils.solve(A_face, b_face, C_face, d_face, w_face_again);
+  });
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(box.iterations, first_box.iterations);
+  EXPECT_EQ(face.iterations, first_face.iterations);
+  EXPECT_EQ(w_box_again, w_box);
+  EXPECT_EQ(w_face_again, w_face);
 }
 
 }  // namespace
