@@ -114,16 +114,16 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
       "problem's shape)";
   if (replay == "links_trot") {
     if (controller == "id_qp_coulomb")
-      return "measured 115 per step: Eigen temporaries in IdQp::solve, Stage II (undriven_impulse_kernel, "
-             "InequalityLeastSquares), as standing (below)";
-    if (controller == "id_qp_noslip") return "measured 171 per step: as standing (below)";
+      return "measured 98 per step (115 before InequalityLeastSquares kept its buffers per shape): Eigen "
+             "temporaries in IdQp::solve and Stage II's undriven_impulse_kernel, as standing (below)";
+    if (controller == "id_qp_noslip") return "measured 148 per step: as standing (below)";
   }
   if (controller == "id_qp_coulomb")
-    return "measured 321 per step standing: Eigen temporaries in InequalityLeastSquares::solve (Stage II, ~180 "
-           "per call) and IdQp::solve";
+    return "measured 118 per step standing (321 before InequalityLeastSquares kept its buffers per shape): Eigen "
+           "temporaries in IdQp::solve (linearize_budget, phase_one, stage_two)";
   if (controller == "id_qp_noslip")
-    return "measured 343 per step standing: make_contacts_consistent's InequalityLeastSquares (3a1ca7f's target, "
-           "as id_qp_coulomb's Stage II), and " + effort_limits;
+    return "measured 277 per step standing (343 before InequalityLeastSquares kept its buffers per shape): Eigen "
+           "temporaries in IdQp::solve and make_contacts_consistent (3a1ca7f's target), and " + effort_limits;
   return "";
 }
 
