@@ -1,7 +1,7 @@
 // The right inverse by its definition (FT1) [mine]: τ such that the twin forward model, solved at τ,
 // returns P v⁺ = q̇_des. id_qp_coulomb's certified fallback where Stage I's equilibrium LCP (id_qp.hpp QP6)
 // has no usable solution (phase I's set cycles and the budget equation has no root: two solutions of (QP6)
-// at one κ̄, or a squeeze that keeps κ(τ) ahead of κ̄, notes/idqp16.md §3).
+// at one κ̄, or a squeeze that keeps κ(τ) ahead of κ̄: the arm holding its box).
 //
 // The forward max_dissipation's v⁺ is unique at any τ (phase I and phase II are strictly convex in v), even
 // where its impulses are not; F(τ) = P v⁺(τ) is continuous and piecewise smooth. Newton on F(τ) = q̇_des:

@@ -321,8 +321,8 @@ void IdLcpNoSlip::solve(const InverseDynamicsProblem& problem, InverseDynamicsSo
   // (NS-ID6) The call itself keeps tangent rows only at sin²θ > kNoSlipRetryDependence (the twin's retry
   // level) and checks the rest (NS-ID4). With the P rows fixed a contact's rows can be independent of the
   // kept ones only through the φ/2 lever of a contact point off the plane (a foot lifting inside the
-  // collision margin); kept at the twin's 1e-10 they demanded p_T ~ 800 N·s and τ ~ 7e4 (three feet,
-  // notes/id13c.md). A consistent target meets the dropped rows (same v⁺, App. E); one that misses them is
+  // collision margin); kept at the twin's 1e-10 they demanded p_T ~ 800 N·s and τ ~ 7e4 (measured on
+  // three feet). A consistent target meets the dropped rows (same v⁺, App. E); one that misses them is
   // inconsistent and gets the least-squares target over every locked row (NS-LS2), whose ID (below, the
   // twin's τ_G) predicts the twin's step.
   v_f_ = cp.v_star;

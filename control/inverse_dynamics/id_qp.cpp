@@ -30,7 +30,7 @@ constexpr int kBudgetIterations = 8;
 // unit-norm bound exceeds ten times the impulses' size never binds.
 constexpr double kReach = 10;
 // (QP14) stops at |κ(τ(z)) − κ̄| ≤ this × κ̄: a budget off by 2e-5 N·s of 5e-3 moved the arm's joints by
-// 4.5e-3 rad/s (notes/idqp15.md), so 1e-10 relative leaves ~1e-10 rad/s; h is piecewise affine in κ̄ and
+// 4.5e-3 rad/s (the arm holding its box), so 1e-10 relative leaves ~1e-10 rad/s; h is piecewise affine in κ̄ and
 // regula falsi ends on its last piece in a few steps (four sliding feet: 5). A bracket narrower than this
 // without |h| this small straddles a jump of h (two solutions of (QP6) at one κ̄), and an h that does not
 // move with κ̄ is a squeeze (Σ p_N follows κ̄ and κ(τ) with it): both end the search, as does the cap.

@@ -42,7 +42,7 @@
 // unknown, the objective is ½‖[T_τ Z; √ε Z] w + [τ₀; √ε p₀]‖², and p₀ itself (w = 0) is feasible, so
 // the method (inequality_least_squares.hpp) starts there and never leaves the feasible set: it cannot
 // end on a ray, as (QP3)'s dual LCP did by Lemke (22 rows on 6 dimensions on four feet: a degenerate
-// dual; certificate 2.2e-6 > 1e-6 at the step where Stage I's vertex squeezed the feet, notes/id13b.md).
+// dual; certificate 2.2e-6 > 1e-6 at the step where Stage I's vertex squeezed the feet).
 // Its answer is accepted only with its KKT certificate (ILS3); else Stage I's p₀ stands, a Fallback
 // whose message says why.
 //
@@ -102,7 +102,7 @@
 // squeezes up to 100 p_N (ker U JᵀB), along which the objective is flat or moves only by the actuator work
 // cᵀx; Lemke ends on a vertex of that face at the pyramid's boundary (|p_t| 1–2 N·s against Σ p_N 0.047 N·s,
 // τ 317 N·m past the 20 N·m effort limit) whose facet multipliers the slab (QP7) then keeps binding, so
-// Stage II cannot leave it (notes/idqp16.md). QP,∞ adds ½w‖τ(z)‖² to (QP1) (H += w BᵀT_τᵀT_τB, c +=
+// Stage II cannot leave it. QP,∞ adds ½w‖τ(z)‖² to (QP1) (H += w BᵀT_τᵀT_τB, c +=
 // w BᵀT_τᵀτ_c): on the face the least-‖τ‖ point wins before any vertex is reached. It perturbs (QP6)'s
 // stationarity by w BᵀT_τᵀτ, so the answer is certified against (QP6) without the term (ρ ≤ Lemke's
 // tolerance), else reported as a Fallback with the residual. QP,μ is left as it is (its squeezes are
@@ -110,7 +110,7 @@
 //
 // The forward twin as the last resort (QP16) [mine]. Where phase I's set does not settle and the budget has
 // no root (QP8, QP14: two solutions of (QP6) at one κ̄, or a squeeze that keeps κ(τ) ahead of κ̄; the arm
-// holding its box, notes/idqp16.md §3), Stage I's z is not the forward model's answer at τ(z). The forward
+// holding its box), Stage I's z is not the forward model's answer at τ(z). The forward
 // max_dissipation's v⁺ is unique at every τ, so the right inverse is a root of P v⁺(τ) = q̇_des, which
 // Newton on the twin itself finds from the (Stage II) τ (forward_twin.hpp FT1–FT2). QP,μ only; accepted
 // when the twin's own solve at the last τ meets q̇_des, and the call then reports the twin's impulses (still

@@ -473,7 +473,7 @@ TEST(IndeterminateContact, StageTwoKeepsTorqueContinuous) {
   // to 0.756 N·m/s here.) stage_two="false" is Stage I alone and cold — IdQp carries nothing between calls and
   // Lemke starts every solve from z = 0 (there is no warm start to switch off, unlike id_lcp_noslip's
   // principal pivoting below). In this hold its vertex does not switch, so the paper's five orders have
-  // nothing to act on (notes/idqp13.md, notes/idqp17.md: ratio 1.006).
+  // nothing to act on (measured: ratio 1.006).
   const double stage_one = max_torque_rate(kTwins[2], R"(stage_two="false")");
   const double stage_two = max_torque_rate(kTwins[2], R"(stage_two="true")");
   RecordProperty("stage_one_max_dtau_dt", std::to_string(stage_one));
