@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "control/inverse_dynamics/householder_solve.hpp"
+
 namespace impetus {
 namespace {
 
@@ -24,34 +26,6 @@ constexpr double kKktTolerance = 1e-9;
 // Feasibility of the result: C w + d ≥ −this·(‖d‖∞ + ‖w‖) (unit rows); steps stop on the blocking row to
 // round-off.
 constexpr double kFeasibility = 1e-12;
-
-// c ← Qᴴ c for the first `length` reflectors of a QR's Householder sequence (vectors below the diagonal of
-// `vectors`, coefficients `coeffs`): Eigen 3.4's c.applyOnTheLeft(householderQ().setLength(length).adjoint())
-// for a vector c, reflector by reflector with the same expressions (MatrixBase::applyHouseholderOnTheLeft),
-// except that its heap temporary τ·v (one per reflector) is `scaled`, kept by the caller (issue 16).
-void apply_q_adjoint(const Eigen::MatrixXd& vectors, const Eigen::VectorXd& coeffs, Eigen::Index length,
-                     Eigen::VectorXd& c, Eigen::VectorXd& scaled) {
-  const Eigen::Index rows = vectors.rows();
-  scaled.resize(rows);
-  Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 1> workspace(1);
-  for (Eigen::Index k = 0; k < length; ++k) {   // Qᴴ = H_{length−1}⋯H_0 reversed: H_0 first
-    auto sub = c.bottomRightCorner(rows - k, c.cols());
-    const double tau = coeffs.coeff(k);
-    if (sub.rows() == 1) {
-      sub *= 1.0 - tau;
-    } else if (tau != 0.0) {
-      const Eigen::Block<const Eigen::MatrixXd, Eigen::Dynamic, 1> essential(vectors, k + 1, k, rows - k - 1, 1);
-      Eigen::Map<Eigen::Matrix<double, 1, Eigen::Dynamic, Eigen::RowMajor, 1, 1>> tmp(workspace.data(), sub.cols());
-      Eigen::Block<decltype(sub), Eigen::Dynamic, Eigen::Dynamic> bottom(sub, 1, 0, sub.rows() - 1, sub.cols());
-      tmp.noalias() = essential.adjoint() * bottom;
-      tmp += sub.row(0);
-      sub.row(0) -= tau * tmp;
-      auto tau_v = scaled.head(rows - k - 1);
-      tau_v = tau * essential;
-      bottom.noalias() -= tau_v * tmp;
-    }
-  }
-}
 
 }  // namespace
 
@@ -86,29 +60,7 @@ void InequalityLeastSquares::equality_step(const Eigen::MatrixXd& A, const Eigen
 }
 
 void InequalityLeastSquares::least_norm_solve(Projected& P) {
-  // CompleteOrthogonalDecomposition::_solve_impl (Eigen 3.4) with its temporaries in P: u = Π Zᴴ [T⁻¹ (Qᴴc)₁:ᵣ; 0].
-  const Eigen::Index cols = P.cod.cols(), rank = P.cod.rank();
-  P.u.resize(cols);
-  if (rank == 0) {
-    P.u.setZero();
-    return;
-  }
-  apply_q_adjoint(P.cod.matrixQTZ(), P.cod.hCoeffs(), rank, P.c, P.scaled);
-  P.y.resize(cols);
-  P.y.topRows(rank) = P.cod.matrixT().topLeftCorner(rank, rank).triangularView<Eigen::Upper>().solve(
-      P.c.topRows(rank));
-  if (rank < cols) {
-    P.y.bottomRows(cols - rank).setZero();
-    P.temp.resize(cols);
-    for (Eigen::Index k = 0; k < rank; ++k) {   // y ← Zᴴ y (applyZAdjointOnTheLeftInPlace)
-      if (k != rank - 1) P.y.row(k).swap(P.y.row(rank - 1));
-      P.y.middleRows(rank - 1, cols - rank + 1)
-          .applyHouseholderOnTheLeft(P.cod.matrixQTZ().row(k).tail(cols - rank).adjoint(), P.cod.zCoeffs()(k),
-                                     &P.temp(0));
-      if (k != rank - 1) P.y.row(k).swap(P.y.row(rank - 1));
-    }
-  }
-  P.u = P.cod.colsPermutation() * P.y;
+  cod_least_norm_solve(P.cod, P.c, P.scaled, P.y, P.temp, P.u);
 }
 
 double InequalityLeastSquares::multipliers(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
