@@ -4,6 +4,7 @@
 // cost of the Delassus operator A M⁻¹ Bᵀ = Σ_b A_b M_b⁻¹ B_bᵀ is that of the blocks the rows touch.
 #include "contact/problem.hpp"
 #include "contact/problem_into.hpp"
+#include "contact/small_llt_solve.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -26,7 +27,8 @@ int block_of(const std::vector<SystemBlock>& systems, int col) {
 
 void solve_block_in_place(const SystemBlock& s, Eigen::Ref<Eigen::MatrixXd> x) {
   if (s.M_llt != nullptr) {
-    s.M_llt->solveInPlace(x);
+    if (s.size <= kSmallLltSize) small_llt_solve_in_place(*s.M_llt, x);   // the same bits, without the blocking
+    else s.M_llt->solveInPlace(x);
   } else {
     assert(s.M != nullptr && "a system block has neither M nor its factor");
     Eigen::LLT<Eigen::MatrixXd>(*s.M).solveInPlace(x);   // allocates: callers should give M_llt

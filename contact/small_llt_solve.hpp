@@ -1,0 +1,51 @@
+// X ← M⁻¹ X for a system block's Cholesky factor M = L Lᵀ and a few right-hand sides, for the blocks of at most
+// one of Eigen's triangular panels (a free body's 6×6 M, a short chain).
+//
+// Why: LLT::solveInPlace goes through Eigen's blocked triangular solver (blocking set-up, packing of the rhs,
+// an out-of-line kernel), which for a 6×k block costs several times the ~n²k flops it does: it was ~10 % of a
+// step of 1000 resting spheres, once per contact row in the Delassus operator (contact/problem.cpp). For a
+// triangle that fits one panel (n ≤ max(mr, nr) of Eigen's gebp traits: 6 with SSE2, 12 with AVX, 24 with
+// AVX-512), that solver does only its scalar panel loop, whose arithmetic is written out below in the same
+// order — forward substitution by columns (x_i ← x_i·(1/L_ii), then x_r −= x_i L_ri), back substitution by rows
+// (x_i ← (x_i − Σ_{c>i} L_ci x_c)·(1/L_ii), the sum from 0 in increasing c) — so every result is the same to
+// the bit and every scene steps as before. tests/contact/test_small_llt_solve.cpp checks the bits against
+// Eigen's own on random factors of every size it takes.
+#pragma once
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+namespace impetus {
+
+/// The largest n for which small_llt_solve_in_place reproduces Eigen's LLT::solveInPlace bit for bit.
+constexpr Eigen::Index kSmallLltSize =
+    Eigen::internal::gebp_traits<double, double>::mr > Eigen::internal::gebp_traits<double, double>::nr
+        ? Eigen::internal::gebp_traits<double, double>::mr
+        : Eigen::internal::gebp_traits<double, double>::nr;
+
+/// X ← (L Lᵀ)⁻¹ X with L the lower triangle of `llt` (n ≤ kSmallLltSize).
+inline void small_llt_solve_in_place(const Eigen::LLT<Eigen::MatrixXd>& llt, Eigen::Ref<Eigen::MatrixXd> X) {
+  const Eigen::MatrixXd& L = llt.matrixLLT();
+  const Eigen::Index n = L.rows(), k = X.cols();
+  eigen_assert(n <= kSmallLltSize && X.rows() == n);
+  for (Eigen::Index i = 0; i < n; ++i) {   // L Y = X
+    const double a = 1.0 / L(i, i);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      double* x = &X(0, j);
+      x[i] *= a;
+      const double b = x[i];
+      for (Eigen::Index r = i + 1; r < n; ++r) x[r] -= b * L(r, i);
+    }
+  }
+  for (Eigen::Index i = n - 1; i >= 0; --i) {   // Lᵀ X = Y
+    const double a = 1.0 / L(i, i);
+    for (Eigen::Index j = 0; j < k; ++j) {
+      double* x = &X(0, j);
+      double b = 0;
+      for (Eigen::Index c = i + 1; c < n; ++c) b += L(c, i) * x[c];
+      x[i] = (x[i] - b) * a;
+    }
+  }
+}
+
+}  // namespace impetus
