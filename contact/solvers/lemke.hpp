@@ -177,6 +177,7 @@ class LemkeSolver {
   void reserve(int n);
   double a_entry(int i, int c) const { return c == n_ ? 1.0 : s_.As_(i, c); }   // A with e as column n
   void basis_columns_times(const Eigen::VectorXd& x, bool magnitudes);
+  void basis_rows_magnitudes(const Eigen::VectorXd& x);
   void direction(Entering v);
   struct LexCandidate {
     bool is_z;    // z at column position `index`, or w_index

@@ -210,6 +210,25 @@ TEST(Lemke, NonFiniteDataIsANumericalFailureNotACrash) {
   EXPECT_TRUE(z.allFinite());
 }
 
+TEST(Lemke, ANonFiniteEntryAnywhereIsANumericalFailure) {
+  // The data check is one pass max|A_ij| with NaN propagated (solve_once): every position and kind of
+  // non-finite entry must be caught, also where q ≥ 0 would end the run before any pivot.
+  const Eigen::MatrixXd A = matrix({{2, 1, 0}, {1, 2, 1}, {0, 1, 2}});
+  for (const double bad : {std::nan(""), std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()})
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (const Eigen::VectorXd& q : {vector({-1, -1, -1}), vector({1, 1, 1})}) {
+          Eigen::MatrixXd B = A;
+          B(i, j) = bad;
+          Eigen::VectorXd z;
+          LemkeSolver lemke;
+          const LemkeResult r = lemke.solve(B, q, z);
+          EXPECT_EQ(r.plain_status, LemkeStatus::NumericalFailure) << bad << " at " << i << ", " << j;
+          EXPECT_FALSE(r.solved());
+          EXPECT_TRUE(z.allFinite());
+        }
+}
+
 TEST(Lemke, PivotCapIsReported) {
   LemkeOptions options;
   options.max_pivots = 2;
