@@ -3,28 +3,30 @@
 namespace impetus {
 
 void crba(const MultibodyModel& model, MultibodyData& data) {
-  for (int t = 0; t < static_cast<int>(model.trees.size()); ++t) {
-    const Tree& tree = model.trees[t];
-    Eigen::MatrixXd& M = data.M[t];
-    M.setZero();
-    const int first = tree.first_link, last = tree.first_link + tree.num_links - 1;
-    for (int i = first; i <= last; ++i) data.Ic[i] = data.I[i];
-    for (int i = last; i >= first; --i) {
-      const Link& link = model.links[i];
-      if (link.parent >= 0) data.Ic[link.parent] += data.Ic[i];
-      const int nv = joint_nv(link.joint.type);
-      if (nv == 0) continue;
-      // F = Iᶜᵢ Sᵢ;  M_ij = Sⱼᵀ F for j on the path from i to the root (RBDA Table 6.2).
-      const int ki = link.joint.v_index - tree.v_offset;
-      const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> F = data.Ic[i] * data.S.middleCols(link.joint.v_index, nv);
-      M.block(ki, ki, nv, nv).noalias() = data.S.middleCols(link.joint.v_index, nv).transpose() * F;
-      for (int j = link.parent; j >= 0; j = model.links[j].parent) {
-        const int nvj = joint_nv(model.links[j].joint.type);
-        if (nvj == 0) continue;
-        const int kj = model.links[j].joint.v_index - tree.v_offset;
-        M.block(kj, ki, nvj, nv).noalias() = data.S.middleCols(model.links[j].joint.v_index, nvj).transpose() * F;
-        M.block(ki, kj, nv, nvj) = M.block(kj, ki, nvj, nv).transpose();
-      }
+  for (int t = 0; t < static_cast<int>(model.trees.size()); ++t) crba_of_tree(model, data, t);
+}
+
+void crba_of_tree(const MultibodyModel& model, MultibodyData& data, int t) {
+  const Tree& tree = model.trees[t];
+  Eigen::MatrixXd& M = data.M[t];
+  M.setZero();
+  const int first = tree.first_link, last = tree.first_link + tree.num_links - 1;
+  for (int i = first; i <= last; ++i) data.Ic[i] = data.I[i];
+  for (int i = last; i >= first; --i) {
+    const Link& link = model.links[i];
+    if (link.parent >= 0) data.Ic[link.parent] += data.Ic[i];
+    const int nv = joint_nv(link.joint.type);
+    if (nv == 0) continue;
+    // F = Iᶜᵢ Sᵢ;  M_ij = Sⱼᵀ F for j on the path from i to the root (RBDA Table 6.2).
+    const int ki = link.joint.v_index - tree.v_offset;
+    const Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6> F = data.Ic[i] * data.S.middleCols(link.joint.v_index, nv);
+    M.block(ki, ki, nv, nv).noalias() = data.S.middleCols(link.joint.v_index, nv).transpose() * F;
+    for (int j = link.parent; j >= 0; j = model.links[j].parent) {
+      const int nvj = joint_nv(model.links[j].joint.type);
+      if (nvj == 0) continue;
+      const int kj = model.links[j].joint.v_index - tree.v_offset;
+      M.block(kj, ki, nvj, nv).noalias() = data.S.middleCols(model.links[j].joint.v_index, nvj).transpose() * F;
+      M.block(ki, kj, nv, nvj) = M.block(kj, ki, nvj, nv).transpose();
     }
   }
 }

@@ -28,11 +28,9 @@ Eigen::Isometry3d joint_transform(const Joint& joint, const Eigen::VectorXd& q) 
   return X;
 }
 
-}  // namespace
-
-void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
-                        const Eigen::VectorXd& v) {
-  for (int i = 0; i < static_cast<int>(model.links.size()); ++i) {
+void forward_kinematics_of_links(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
+                                 const Eigen::VectorXd& v, int first, int end) {
+  for (int i = first; i < end; ++i) {
     const Link& link = model.links[i];
     const Joint& joint = link.joint;
     const bool on_world = link.parent < 0;
@@ -85,6 +83,19 @@ void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const 
     const Mat3& R = data.X_WL[i].linear();
     data.I[i] = spatial_inertia(link.inertia.mass, data.p_WC[i], R * link.inertia.I_C * R.transpose());
   }
+}
+
+}  // namespace
+
+void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
+                        const Eigen::VectorXd& v) {
+  forward_kinematics_of_links(model, data, q, v, 0, static_cast<int>(model.links.size()));
+}
+
+void forward_kinematics_of_tree(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
+                                const Eigen::VectorXd& v, int tree) {
+  const Tree& t = model.trees[tree];
+  forward_kinematics_of_links(model, data, q, v, t.first_link, t.first_link + t.num_links);
 }
 
 Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& data, int link,

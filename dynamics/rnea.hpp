@@ -12,4 +12,8 @@ const Eigen::VectorXd& rnea(const MultibodyModel& model, MultibodyData& data, co
 /// The bias h(q, v) = C(q, v)v + g(q): rnea with v̇ = 0.
 const Eigen::VectorXd& bias_forces(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v);
 
+/// bias_forces for one tree: writes its segment of data.tau (and its links' a, f). Trees exchange no force, so
+/// they may be computed in any order or at once, with the bits of bias_forces.
+void bias_forces_of_tree(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v, int tree);
+
 }  // namespace impetus

@@ -8,12 +8,14 @@
 #pragma once
 
 #include "sim/step_data.hpp"
+#include "sim/worker_pool.hpp"
 
 namespace impetus {
 
 /// Fills data.multibody.M, data.h, data.tau, data.M_eff, data.M_llt and data.v_star at `state`.
-/// Needs forward kinematics at state.q in data.multibody. tau_control: (nv) or empty.
+/// Needs forward kinematics at state.q in data.multibody. tau_control: (nv) or empty. With a pool, the trees
+/// on its threads (the same bits).
 void compute_free_velocity(const WorldModel& model, double dt, const State& state, const Eigen::VectorXd& tau_control,
-                           StepData& data);
+                           StepData& data, WorkerPool* pool = nullptr);
 
 }  // namespace impetus

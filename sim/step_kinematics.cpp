@@ -19,9 +19,11 @@ bool holds_kinematics_of(const StepData& data, const Eigen::VectorXd& q, const E
   return data.kinematics_held && same_bits(data.kinematics_q, q) && same_bits(data.kinematics_v, v);
 }
 
-void kinematics_at(const MultibodyModel& model, StepData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+void kinematics_at(const MultibodyModel& model, StepData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                   WorkerPool* pool) {
   if (holds_kinematics_of(data, q, v)) return;
-  forward_kinematics(model, data.multibody, q, v);
+  auto tree_kinematics = [&](int t, int) { forward_kinematics_of_tree(model, data.multibody, q, v, t); };
+  for_each_item(pool, static_cast<int>(model.trees.size()), tree_kinematics);
   data.kinematics_q = q;   // the model's sizes every time: no allocation once warm
   data.kinematics_v = v;
   data.kinematics_held = true;

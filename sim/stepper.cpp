@@ -71,7 +71,7 @@ void Stepper::step(State& state) {
 }
 
 void Stepper::compute_kinematics(const State& state) {
-  kinematics_at(model_.multibody, data_, state.q, state.v);   // the last step's final pass, unless the state moved
+  kinematics_at(model_.multibody, data_, state.q, state.v, &pool_);   // the last step's final pass, unless the state moved
 }
 
 void Stepper::detect_collisions() {
@@ -91,7 +91,7 @@ void Stepper::run_controllers(const State& state) {
 }
 
 void Stepper::compute_dynamics(const State& state) {
-  compute_free_velocity(model_, dt_, state, data_.tau_control, data_);
+  compute_free_velocity(model_, dt_, state, data_.tau_control, data_, &pool_);
 }
 
 void Stepper::assemble_contact_problems(const State& state) { assembly_.assemble(state, dt_, warm_start_, data_); }
@@ -188,11 +188,12 @@ void Stepper::integrate_state(State& state) {
       data_.q_plus.segment(tree.q_offset, tree.nq) = result.q_plus.segment(offset, tree.nq);
     }
   }
+  kinematics_at(model_.multibody, data_, data_.q_plus, data_.v_plus, &pool_);   // recover_penetration's first pass
   recover_penetration(model_, detector_, recovery_scope_, data_);
   state.q = data_.q_plus;
   state.v = data_.v_plus;
   state.t += dt_;
-  kinematics_at(model_.multibody, data_, state.q, state.v);   // a pass only when the recovery moved q⁺
+  kinematics_at(model_.multibody, data_, state.q, state.v, &pool_);   // a pass only when the recovery moved q⁺
 }
 
 StageTimes& StageTimes::operator+=(const StageTimes& o) {

@@ -87,7 +87,7 @@ class Stepper {
   double dt_;
   std::string contact_model_name_;
   std::unique_ptr<const ContactModel> contact_model_;
-  WorkerPool pool_;                        // stage 6's threads
+  WorkerPool pool_;                        // threads of the stages that go tree by tree or island by island
   std::vector<ChunkBuffers> chunk_buffers_;      // stage 6's buffers, one per chunk of islands (grown, never shrunk)
   CollisionDetector detector_;
   StepData data_;

@@ -67,6 +67,16 @@ class WorkerPool {
   std::exception_ptr error_;
 };
 
+/// pool->run(items, f), or the same loop on this thread when there is no pool.
+template <class F>
+void for_each_item(WorkerPool* pool, int items, F& f) {
+  if (pool != nullptr) {
+    pool->run(items, f);
+    return;
+  }
+  for (int i = 0; i < items; ++i) f(i, 0);
+}
+
 /// The cores this process may run on: its CPU affinity mask (what taskset, cgroups' cpusets and
 /// Slurm's --cpus-per-task leave it), not the machine's core count; at least 1.
 int available_cores();
