@@ -86,6 +86,18 @@ void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::M
 
 namespace {
 
+/// Y = M_b⁻¹ B_bᵀ into y (size_b × kb, column-major): the columns of B in block b, one per row of B touching it.
+void block_columns_solve(const SystemBlock& s, const SparseRows& B, const int* brow, int kb, double* y) {
+  Eigen::Map<Eigen::MatrixXd> Y(y, s.size, kb);
+  Y.setZero();
+  for (int j = 0; j < kb; ++j)
+    for (SparseRows::InnerIterator it(B, brow[j]); it; ++it) {
+      const int c = static_cast<int>(it.col()) - s.offset;
+      if (c >= 0 && c < s.size) Y(c, j) += it.value();
+    }
+  solve_block_in_place(s, Y);
+}
+
 /// delassus_into for the columns j of out with columns[j] (all of them without `columns`), or with `diagonal`
 /// only out(i, i) for i < diagonal (A = B). Every entry is the same sequence of multiply-adds either way:
 /// Y = M_b⁻¹ B_bᵀ is solved for all of B's rows in the block whatever is wanted (so each column of Y is the
@@ -105,7 +117,8 @@ void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRow
   } else {
     for (int i = 0; i < diagonal; ++i) out(i, i) = 0;
   }
-  w.a_rows.build(A, p.systems);
+  const bool kept = w.kept == &B && &A == &B;   // keep_delassus_rows: a_rows and every block's Y hold
+  if (!kept) w.a_rows.build(A, p.systems);
   if (&A != &B) w.b_rows.build(B, p.systems);
   const RowsByBlock& b_rows = (&A == &B) ? w.a_rows : w.b_rows;
 
@@ -114,17 +127,12 @@ void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRow
     const int ka = w.a_rows.count(b), kb = b_rows.count(b);
     if (ka == 0 || kb == 0 || s.size == 0) continue;
 
-    // Y = M_b⁻¹ B_bᵀ: the columns of B in block b, one column per row of B touching it.
-    if (w.y.size() < static_cast<size_t>(s.size) * kb) w.y.resize(static_cast<size_t>(s.size) * kb);
-    Eigen::Map<Eigen::MatrixXd> Y(w.y.data(), s.size, kb);
-    Y.setZero();
     const int* brow = b_rows.of(b);
-    for (int j = 0; j < kb; ++j)
-      for (SparseRows::InnerIterator it(B, brow[j]); it; ++it) {
-        const int c = static_cast<int>(it.col()) - s.offset;
-        if (c >= 0 && c < s.size) Y(c, j) += it.value();
-      }
-    solve_block_in_place(s, Y);
+    if (!kept) {
+      if (w.y.size() < static_cast<size_t>(s.size) * kb) w.y.resize(static_cast<size_t>(s.size) * kb);
+      block_columns_solve(s, B, brow, kb, w.y.data());
+    }
+    const Eigen::Map<const Eigen::MatrixXd> Y(kept ? w.y_kept.data() + w.y_offset[b] : w.y.data(), s.size, kb);
     const int* arow = w.a_rows.of(b);
     if (diagonal >= 0) {   // A = B: row i of A is row brow[j] of B at the same j
       for (int j = 0; j < kb; ++j) {
@@ -174,6 +182,25 @@ void delassus_columns_into(const ContactProblem& p, const SparseRows& A, const S
                            const std::vector<char>& columns, Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& w) {
   assert(static_cast<Eigen::Index>(columns.size()) == B.rows());
   delassus_part(p, A, B, &columns, -1, out, w);
+}
+
+void keep_delassus_rows(const ContactProblem& p, const SparseRows& B, DelassusScratch& w) {
+  w.a_rows.build(B, p.systems);
+  const int nb = static_cast<int>(p.systems.size());
+  w.y_offset.resize(nb);
+  std::size_t size = 0;
+  for (int b = 0; b < nb; ++b) {
+    w.y_offset[b] = size;
+    size += static_cast<std::size_t>(p.systems[b].size) * w.a_rows.count(b);
+  }
+  if (w.y_kept.size() < size) w.y_kept.resize(size);   // grow-only: nothing allocated once warm
+  for (int b = 0; b < nb; ++b) {
+    const SystemBlock& s = p.systems[b];
+    const int kb = w.a_rows.count(b);
+    if (kb == 0 || s.size == 0) continue;
+    block_columns_solve(s, B, w.a_rows.of(b), kb, w.y_kept.data() + w.y_offset[b]);
+  }
+  w.kept = &B;
 }
 
 void delassus_diagonal_into(const ContactProblem& p, const SparseRows& A, int count, Eigen::Ref<Eigen::MatrixXd> out,

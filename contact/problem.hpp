@@ -77,6 +77,12 @@ struct DelassusScratch {
   std::vector<double> y_t;                // its transpose
   Eigen::VectorXd acc;                    // one row of A_b M_b⁻¹ B_bᵀ
   std::vector<int> wanted;                // the columns of Y a partial product computes
+  // keep_delassus_rows (problem_into.hpp): B's rows per block and every block's Y, for the calls with A = B = *kept.
+  const SparseRows* kept = nullptr;
+  std::vector<double> y_kept;             // the blocks' Y one after the other, block b's from y_offset[b]
+  std::vector<std::size_t> y_offset;
+  /// The kept Y no longer stands for anything: the next products compute their own.
+  void forget() { kept = nullptr; }
 };
 
 struct ContactProblem {

@@ -23,6 +23,12 @@ void delassus_into(const ContactProblem& problem, const SparseRows& A, const Spa
 void delassus_columns_into(const ContactProblem& problem, const SparseRows& A, const SparseRows& B,
                            const std::vector<char>& columns, Eigen::Ref<Eigen::MatrixXd> out, DelassusScratch& scratch);
 
+/// Y_b = M_b⁻¹ B_bᵀ of every block, computed once and kept in `scratch`, for the products A M⁻¹ Bᵀ with A = B that
+/// follow (delassus_into, _columns_into, _diagonal_into with this B and problem): the same numbers, without a
+/// solve per call. Valid until B, the problem's factors or their rows change: the caller keeps it again then,
+/// or calls scratch.forget().
+void keep_delassus_rows(const ContactProblem& problem, const SparseRows& B, DelassusScratch& scratch);
+
 /// out(i, i) of delassus_into(A, A) for i < count, the same numbers to the bit; the rest of out is left.
 void delassus_diagonal_into(const ContactProblem& problem, const SparseRows& A, int count, Eigen::Ref<Eigen::MatrixXd> out,
                             DelassusScratch& scratch);

@@ -116,6 +116,7 @@ const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& le
 const SparseRows& stack_stewart_trinkle_rows(const ContactProblem& problem, StewartTrinkleLcp& lcp) {
   lcp.J = &stack_rows(problem, lcp.leader, lcp.J_by_rows);
   lcp.problem = &problem;
+  lcp.delassus_scratch.forget();   // whatever W Jᵀ was kept is of the rows stacked before
   return *lcp.J;
 }
 
@@ -123,6 +124,7 @@ void group_stewart_trinkle_rows(const ContactProblem& problem, int friction_edge
                                 StewartTrinkleLcp& lcp) {
   const int nc = problem.nc, nl = problem.nl, k = friction_edges;
   assert(k >= 4 && k % 2 == 0);
+  lcp.delassus_scratch.forget();   // J is stacked anew (assemble_stewart_trinkle_products, or sparse)
   lcp.nc = nc;
   lcp.nl = nl;
   lcp.k = k;
@@ -171,6 +173,7 @@ void assemble_stewart_trinkle_products(const ContactProblem& problem, StewartTri
   grow(lcp.D, lcp.D_storage, J.rows(), J.rows());
   lcp.D.setZero();
   lcp.D_known.assign(J.rows(), 0);
+  keep_delassus_rows(problem, J, lcp.delassus_scratch);   // W Jᵀ once, for the diagonal here and need_D's columns
   delassus_diagonal_into(problem, J, ng, lcp.D, lcp.delassus_scratch);
   grow(lcp.Jv, lcp.Jv_storage, J.rows());
   lcp.Jv.noalias() = J * problem.v_star;
