@@ -80,7 +80,7 @@ void make_contacts_consistent(const InverseDynamicsProblem& problem, Eigen::Vect
     make_sticking_consistent(problem, qd_des, workspace);
     return;
   }
-  qd_des = ls.PZ * ls.y;
+  qd_des.noalias() = ls.PZ * ls.y;
 }
 
 }  // namespace impetus

@@ -23,10 +23,9 @@
 #pragma once
 
 #include <Eigen/Dense>
-#include <memory>
-#include <tuple>
 #include <vector>
 
+#include "control/inverse_dynamics/by_shape.hpp"
 #include "control/inverse_dynamics/id_problem.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
 
@@ -53,21 +52,6 @@ struct StickingTargetWorkspace {
     Eigen::MatrixXd PZ;
     Cod cod;
     Eigen::VectorXd c, tau_essential, unpermuted, y, householder;
-  };
-  /// One set per shape met: Eigen's decompositions and plain matrices reallocate at every change of size,
-  /// and a trot's held contacts change every few steps.
-  template <class T>
-  class ByShape {
-   public:
-    T& operator()(Eigen::Index rows, Eigen::Index cols) {
-      for (auto& [r, c, t] : sets_)
-        if (r == rows && c == cols) return *t;
-      sets_.emplace_back(rows, cols, std::make_unique<T>());
-      return *std::get<2>(sets_.back());
-    }
-
-   private:
-    std::vector<std::tuple<Eigen::Index, Eigen::Index, std::unique_ptr<T>>> sets_;
   };
   ByShape<Svd> svd;
   ByShape<Cods> cod;

@@ -200,7 +200,7 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
     assemble_rows(mb, kin, scope, s);
     s.problem.delassus(s.problem.N, s.problem.N, s.A, s.delassus);
     solve_projection(s);
-    s.impulse = s.problem.N.transpose() * s.lambda;
+    s.impulse.noalias() = s.problem.N.transpose() * s.lambda;
     s.problem.solve_M(s.impulse, s.delta);                                 // δ_u = (GᵀMG)⁻¹ [N⁺G; L]ᵀλ
     if (!add_violated_limits(mb, scope, data.q_plus, s)) break;
   }

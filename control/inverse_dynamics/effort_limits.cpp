@@ -129,6 +129,7 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
     bool within = true;
     for (int a = 0; a < na; ++a) within = within && std::abs(solution.tau[a]) <= bound_[a];
     if (within) {
+      kept_.fit_impulses(solution.p_N.size());   // the sizes of the call: the copy reuses kept_'s storage
       kept_ = solution;
       have_kept = true;
     }

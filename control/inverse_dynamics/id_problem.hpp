@@ -92,7 +92,8 @@ class ActuatedElimination {
     Eigen::VectorXd unit, row, residual, Minv_Pt_tau;
     Eigen::MatrixXd G, PY, Minv_Pt_T;
   };
-  static constexpr std::size_t kMaxParked = 32;
+  // 13 driven sets' sizes (LINKS' 12 joints held one by one) times a stance's contact counts exceed 32.
+  static constexpr std::size_t kMaxParked = 128;
   void use_shape(int nv, int na, int nc);
   Sized s_;
   std::vector<Sized> parked_;

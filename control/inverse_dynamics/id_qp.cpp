@@ -47,9 +47,9 @@ constexpr double kStageOneTorque = 1e-6;
 // size 3nc × 3nc, where the dense products are O(nc³) (the products of Stage I's data, QP1 and QP6).
 // [mine] For k = 4 every edge has an exact zero coefficient (friction_edges.cpp), and each entry is then
 // the one non-zero product, the dense product's value to the bit.
-void times_B(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& XB) {
+void times_B(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& XB, ParkedByShape<Eigen::MatrixXd>& sizes) {
   const int nc = e.nc, k = e.k;
-  XB.resize(X.rows(), e.nz());
+  sizes.fit(XB, X.rows(), e.nz());
   XB.leftCols(nc) = X.leftCols(nc);
   for (int f = 0; f < e.nf; ++f) {
     const int c = e.friction_contact[f];
@@ -58,9 +58,10 @@ void times_B(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& 
   }
 }
 
-void B_transpose_times(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& BtX) {
+void B_transpose_times(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& BtX,
+                       ParkedByShape<Eigen::MatrixXd>& sizes) {
   const int nc = e.nc, k = e.k;
-  BtX.resize(e.nz(), X.cols());
+  sizes.fit(BtX, e.nz(), X.cols());
   BtX.topRows(nc) = X.topRows(nc);
   for (int f = 0; f < e.nf; ++f) {
     const int c = e.friction_contact[f];
@@ -74,29 +75,40 @@ void B_transpose_times(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::
 void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& active) {
   const int nc = cp.nc, nz = edges_.nz();
   const Eigen::MatrixXd& Y = elimination_.Minv_Jt();
-  std::vector<int> a;
+  std::vector<int>& a = set_;
+  a.clear();
   for (int i = 0; i < nc; ++i)
     if (active[i]) a.push_back(i);
   const int na = static_cast<int>(a.size());
   budget_set_ = active;
   kappa_c_ = 0;
-  g_.setZero(nz);
-  gp_.setZero(3 * nc);
+  g_sizes_.fit(g_, nz, 1);
+  g_.setZero();
+  gp_sizes_.fit(gp_, 3 * nc, 1);
+  gp_.setZero();
   if (na == 0) return;
   // (QP5): p^I_A = −(N_A M⁻¹N_Aᵀ)⁻¹(N_A v*(τ) + φ_A/dt), κ = 1ᵀp^I_A, v*(τ) = v* + M⁻¹Pᵀ(τ_c + T_z z).
-  Eigen::MatrixXd S(na, na), NMPt(na, elimination_.na());
-  Eigen::VectorXd r(na);
-  const Eigen::VectorXd v_c = elimination_.v_c();   // v* + M⁻¹Pᵀτ_c
+  Eigen::MatrixXd &S = S_(na, na), &NMPt = NMPt_(na, elimination_.na());
+  Eigen::VectorXd& r = r_(na);
+  const Eigen::VectorXd& v_c = elimination_.v_c();   // v* + M⁻¹Pᵀτ_c
+  Eigen::RowVectorXd& Ni = Ni_(1, elimination_.nv());
   for (int i = 0; i < na; ++i) {
-    const Eigen::RowVectorXd Ni = elimination_.J().row(a[i]);
+    Ni = elimination_.J().row(a[i]);
     for (int j = 0; j < na; ++j) S(i, j) = Ni.dot(Y.col(a[j]));
-    NMPt.row(i) = Ni * elimination_.Minv_Pt();
+    NMPt.row(i).noalias() = Ni * elimination_.Minv_Pt();
     r[i] = Ni.dot(v_c) + cp.phi[a[i]] / cp.dt;
   }
-  const Eigen::VectorXd u = Eigen::LDLT<Eigen::MatrixXd>(0.5 * (S + S.transpose())).solve(Eigen::VectorXd::Ones(na));
+  Eigen::LDLT<Eigen::MatrixXd>& ldlt = ldlt_(na);
+  ldlt.compute(0.5 * (S + S.transpose()));
+  Eigen::VectorXd& u = u_(na);
+  u = ldlt.solve(Eigen::VectorXd::Ones(na));
   kappa_c_ = -u.dot(r);
-  gp_ = -(u.transpose() * NMPt * elimination_.T_tau()).transpose();
-  g_ = edges_.B.transpose() * gp_;
+  Eigen::RowVectorXd& uN = uN_(1, NMPt.cols());
+  uN.noalias() = u.transpose() * NMPt;
+  Eigen::RowVectorXd& uNT = uNT_(1, elimination_.T_tau().cols());
+  uNT.noalias() = uN * elimination_.T_tau();
+  gp_ = -uNT.transpose();
+  g_.noalias() = edges_.B.transpose() * gp_;
 }
 
 void IdQp::phase_one_region(const ContactProblem& cp) {
@@ -133,7 +145,8 @@ void IdQp::phase_one_region(const ContactProblem& cp) {
 
 LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z) {
   assemble_stage_one(cp, c, convex);
-  x_.setZero(A_.rows());
+  x_sizes_.fit(x_, A_.rows(), 1);
+  x_.setZero();
   const LemkeResult result = lemke_.solve(A_, q_, x_);
   z = x_.head(edges_.nz());
   return result;
@@ -144,25 +157,37 @@ void IdQp::assemble_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c
   const int n = nz + nc + nm + 1;
   double a = nc > 0 ? H_.topLeftCorner(nc, nc).diagonal().mean() : 0;   // velocity per impulse (1/kg)
   if (!(a > 0)) a = std::max(H_.cwiseAbs().maxCoeff(), 1.0);
-  A_.setZero(n, n);
+  A_sizes_.fit(A_, n, n);
+  A_.setZero();
   A_.topLeftCorner(nz, nz) = H_;
   A_.block(nz, 0, nc, nz) = DB_.topRows(nc);                  // N v⁺ + φ/dt ≥ 0 at v⁺(z)
-  A_.block(0, nz, nz, nc) = convex ? Eigen::MatrixXd(-DB_.topRows(nc).transpose()) : Eigen::MatrixXd(-F_N_.transpose());
+  if (convex)
+    A_.block(0, nz, nz, nc) = -DB_.topRows(nc).transpose();
+  else
+    A_.block(0, nz, nz, nc) = -F_N_.transpose();
   if (nm > 0) {                                               // pyramid rows, scaled by a to velocity units
     A_.block(nz + nc, 0, nm, nz) = a * edges_.A_mu;
     A_.block(0, nz + nc, nz, nm) = -a * edges_.A_mu.transpose();
   }
   // The budget (QP5): a(κ_c + gᵀz − Σ p_N) ≥ 0; its gradient at fixed τ is −1 on p_N. (QP14): a(κ̄ − Σ p_N).
   const bool fixed = std::isfinite(fixed_budget_);
-  A_.block(n - 1, 0, 1, nz) = fixed ? Eigen::RowVectorXd::Zero(nz) : Eigen::RowVectorXd(a * g_.transpose());
+  if (fixed)
+    A_.block(n - 1, 0, 1, nz).setZero();
+  else
+    A_.block(n - 1, 0, 1, nz) = a * g_.transpose();
   A_.block(n - 1, 0, 1, nc).array() -= a;
   if (convex)
     A_.block(0, n - 1, nz, 1) = -A_.block(n - 1, 0, 1, nz).transpose();
   else
     A_.block(0, n - 1, nc, 1).setConstant(a);
-  q_.setZero(n);
+  q_sizes_.fit(q_, n, 1);
+  q_.setZero();
   q_.head(nz) = c;
-  if (nc > 0) q_.segment(nz, nc) = elimination_.J().topRows(nc) * elimination_.v_c() + cp.phi / cp.dt;
+  if (nc > 0) {
+    Eigen::VectorXd& Nv = Jv_(nc);
+    Nv.noalias() = elimination_.J().topRows(nc) * elimination_.v_c();
+    q_.segment(nz, nc) = Nv + cp.phi / cp.dt;
+  }
   q_[n - 1] = a * (fixed ? fixed_budget_ : kappa_c_);
 }
 
@@ -171,12 +196,24 @@ double IdQp::phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std
   active.assign(nc, 0);
   if (nc == 0) return 0;
   const Eigen::MatrixXd& Y = elimination_.Minv_Jt();
-  const Eigen::MatrixXd A = elimination_.J().topRows(nc) * Y.leftCols(nc);
-  Eigen::VectorXd v_star = cp.v_star;
-  if (tau.size() > 0) v_star += elimination_.Minv_Pt() * tau;
-  const Eigen::VectorXd q = elimination_.J().topRows(nc) * v_star + cp.phi / cp.dt;
-  Eigen::VectorXd p = Eigen::VectorXd::Zero(nc);
-  lemke_.solve(0.5 * (A + A.transpose()), q, p);
+  Eigen::MatrixXd& A = A_phase_(nc, nc);
+  A.noalias() = elimination_.J().topRows(nc) * Y.leftCols(nc);
+  Eigen::VectorXd& v_star = v_star_(cp.v_star.size());
+  v_star = cp.v_star;
+  if (tau.size() > 0) {
+    Eigen::VectorXd& Mt = tmp_q_(v_star.size());
+    Mt.noalias() = elimination_.Minv_Pt() * tau;
+    v_star += Mt;
+  }
+  Eigen::VectorXd& Nv = Jv_(nc);
+  Nv.noalias() = elimination_.J().topRows(nc) * v_star;
+  Eigen::VectorXd& q = q_phase_(nc);
+  q = Nv + cp.phi / cp.dt;
+  Eigen::VectorXd& p = p_phase_(nc);
+  p.setZero();
+  Eigen::MatrixXd& A_sym = A_sym_(nc, nc);
+  A_sym = 0.5 * (A + A.transpose());
+  lemke_.solve(A_sym, q, p);
   const double largest = p.cwiseAbs().maxCoeff();
   for (int i = 0; i < nc; ++i) active[i] = p[i] > kActiveFraction * largest;
   return p.sum();
@@ -274,7 +311,10 @@ bool IdQp::solve_budget_root(const ContactProblem& cp, const Eigen::VectorXd& c,
 }
 
 void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
+  std::string kept_message = std::move(solution.stats.message);   // its storage, for this call's message
+  kept_message.clear();
   solution.stats = {};
+  solution.stats.message = std::move(kept_message);
   solution.fallbacks = 0;
   report_ = {};
   if (!elimination_.build(problem)) {
@@ -285,8 +325,12 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   const ContactProblem& cp = *problem.contact;
   const int nc = cp.nc;
   // QP,∞: every contact at μ_∞ (id_qp.hpp).
-  edges_.build(options_.unbounded_friction ? Eigen::VectorXd::Constant(nc, options_.mu_infinity) : cp.mu,
-               options_.friction_edges);
+  Eigen::VectorXd& mu = mu_(nc);
+  if (options_.unbounded_friction)
+    mu.setConstant(options_.mu_infinity);
+  else
+    mu = cp.mu;
+  edges_.build(mu, options_.friction_edges);
   const int nz = edges_.nz();
   // (QP17): P square, K = 0, H = 0: Stage I is a linear program whose optimum is a round-off vertex or a
   // ray; Stage II takes the call over the right inverses themselves.
@@ -295,15 +339,22 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     return;
   }
 
-  times_B(edges_, elimination_.D(), DB_);
-  B_transpose_times(edges_, DB_, H_);
-  H_ = 0.5 * (H_ + H_.transpose()).eval();
-  times_B(edges_, elimination_.J().topRows(nc) * elimination_.Minv_Jt(), F_N_);
-  Eigen::VectorXd c = edges_.B.transpose() * (elimination_.J() * elimination_.v_c());
+  times_B(edges_, elimination_.D(), DB_, DB_sizes_);
+  B_transpose_times(edges_, DB_, H_, H_sizes_);
+  Eigen::MatrixXd& H_sym = H_sym_(nz, nz);
+  H_sym = H_ + H_.transpose();
+  H_ = 0.5 * H_sym;
+  Eigen::MatrixXd& NY = NY_(nc, elimination_.Minv_Jt().cols());
+  NY.noalias() = elimination_.J().topRows(nc) * elimination_.Minv_Jt();
+  times_B(edges_, NY, F_N_, F_N_sizes_);
+  Eigen::VectorXd& Jv = Jv_(elimination_.J().rows());
+  Jv.noalias() = elimination_.J() * elimination_.v_c();
+  Eigen::VectorXd& c = c_(nz);
+  c.noalias() = edges_.B.transpose() * Jv;
   // QP,∞: the least-torque term of Stage I (QP15), ½w‖τ(z)‖², τ = τ_c + T_τ B z.
   torque_weight_ = 0;
   if (options_.unbounded_friction && nz > 0) {
-    times_B(edges_, elimination_.T_tau(), TB_);
+    times_B(edges_, elimination_.T_tau(), TB_, TB_sizes_);
     const double norm = TB_.squaredNorm();
     if (norm > 0) {
       torque_weight_ = kStageOneTorque * H_.trace() / norm;
@@ -314,28 +365,39 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
 
   // The first active set of phase I: that of the ID's frictionless impulses, LCP(N v_c + φ/dt, N K Nᵀ)
   // (at their τ the forward phase I has the same solution, so the linearised budget admits them).
-  std::vector<char> active(nc, 0), next;
+  std::vector<char> &active = active_, &next = next_;
+  active.assign(nc, 0);
+  next.clear();
   if (nc > 0) {
-    Eigen::VectorXd pn = Eigen::VectorXd::Zero(nc);
-    const Eigen::VectorXd qn = elimination_.J().topRows(nc) * elimination_.v_c() + cp.phi / cp.dt;
-    const LemkeResult r = lemke_.solve(elimination_.D().topLeftCorner(nc, nc), qn, pn);
+    Eigen::VectorXd& pn = pn_(nc);
+    pn.setZero();
+    Eigen::VectorXd& Nv = Jv_(nc);
+    Nv.noalias() = elimination_.J().topRows(nc) * elimination_.v_c();
+    Eigen::VectorXd& qn = qn_(nc);
+    qn = Nv + cp.phi / cp.dt;
+    Eigen::MatrixXd& D_N = D_N_(nc, nc);
+    D_N = elimination_.D().topLeftCorner(nc, nc);
+    const LemkeResult r = lemke_.solve(D_N, qn, pn);
     solution.stats.iterations += r.pivots;
     const double largest = pn.cwiseAbs().maxCoeff();
     for (int i = 0; i < nc; ++i) active[i] = pn[i] > kActiveFraction * largest;
   }
-  Eigen::VectorXd z = Eigen::VectorXd::Zero(nz);
+  Eigen::VectorXd& z = z_(nz);
+  z.setZero();
   LemkeResult result;
   bool converged = nc == 0;
-  visited_.clear();
+  visited_count_ = 0;
   samples_.clear();
-  std::vector<char> best;   // the solved set whose iterate has the least budget mismatch (QP8)
+  std::vector<char>& best = best_;   // the solved set whose iterate has the least budget mismatch (QP8)
+  best.clear();
   double best_mismatch = std::numeric_limits<double>::infinity();
   for (int k = 0; k < kBudgetIterations && nc > 0; ++k) {
     linearize_budget(cp, active);
     result = solve_stage_one(cp, c, z);
     report_.budget_iterations = k + 1;
     if (!result.solved()) break;
-    p_ = edges_.B * z;
+    p_sizes_.fit(p_, edges_.B.rows(), 1);
+    p_.noalias() = edges_.B * z;
     elimination_.torque(p_, solution.tau);
     report_.kappa = phase_one(cp, solution.tau, next);
     if (next == active) {
@@ -346,10 +408,12 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     if (!stage_one_convex_) samples_.push_back({budget, report_.kappa - budget});
     const double mismatch = std::abs(budget - report_.kappa);
     if (mismatch < best_mismatch) best_mismatch = mismatch, best = active;
-    visited_.push_back(active);
-    if (std::find(visited_.begin(), visited_.end(), next) != visited_.end()) {   // a cycle (QP8)
+    if (visited_count_ == visited_.size()) visited_.emplace_back();
+    visited_[visited_count_++] = active;
+    const auto visited_end = visited_.begin() + static_cast<std::ptrdiff_t>(visited_count_);
+    if (std::find(visited_.begin(), visited_end, next) != visited_end) {   // a cycle (QP8)
       for (int i = 0; i < nc; ++i) next[i] = next[i] || active[i];
-      if (std::find(visited_.begin(), visited_.end(), next) != visited_.end()) break;
+      if (std::find(visited_.begin(), visited_end, next) != visited_end) break;
     }
     active = next;
   }
@@ -373,7 +437,8 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
       active = best;
       linearize_budget(cp, active);
       result = solve_stage_one(cp, c, z);
-      p_ = edges_.B * z;
+      p_sizes_.fit(p_, edges_.B.rows(), 1);
+      p_.noalias() = edges_.B * z;
       elimination_.torque(p_, solution.tau);
       report_.kappa = phase_one(cp, solution.tau, next);
     }
@@ -392,10 +457,13 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   // (QP15)'s certificate: (QP6) without the least-torque term, at Stage I's point.
   if (torque_weight_ > 0 && result.solved()) {
     // A₀ x = A_ x − w [BᵀT_τᵀT_τ B z; 0] and q₀ = q_ − w [BᵀT_τᵀτ_c; 0], formed in place (no copy of A_).
+    tau_z_sizes_.fit(tau_z_, TB_.rows(), 1);
     tau_z_.noalias() = TB_ * x_.head(nz);
+    certificate_w_sizes_.fit(certificate_w_, A_.rows(), 1);
     certificate_w_.noalias() = A_ * x_;
     certificate_w_.head(nz).noalias() -= torque_weight_ * TB_.transpose() * tau_z_;
     const double az = certificate_w_.lpNorm<Eigen::Infinity>();
+    certificate_q_sizes_.fit(certificate_q_, q_.size(), 1);
     certificate_q_ = q_;
     certificate_q_.head(nz).noalias() -= torque_weight_ * TB_.transpose() * elimination_.tau_c();
     certificate_w_ += certificate_q_;
@@ -403,14 +471,16 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     if (!(report_.stage_one_residual <= lemke_.options().tolerance)) {
       char residual[32];
       std::snprintf(residual, sizeof residual, "%.3g", report_.stage_one_residual);
-      const std::string message = std::string("Stage I's least-torque term leaves (QP6) at residual ") + residual;
-      solution.stats.message = solution.stats.message.empty() ? message : solution.stats.message + "; " + message;
+      std::string& message = solution.stats.message;   // appended in place: its storage is kept
+      if (!message.empty()) message += "; ";
+      message.append("Stage I's least-torque term leaves (QP6) at residual ").append(residual);
       if (solution.stats.status == SolveStatus::Solved) ++solution.fallbacks;
       solution.stats.status = SolveStatus::Fallback;
     }
   }
 
-  p_ = edges_.B * z;
+  p_sizes_.fit(p_, edges_.B.rows(), 1);
+  p_.noalias() = edges_.B * z;
   if (options_.stage_two && result.solved() && nz > 0 && !problem.actuated.empty())
     if (!stage_two(problem, cp, solution.stats) && report_.stage_two_run) {
       // (QP18): refused where it left the budget slack; again on phase I's set A, else the refusal stands.
@@ -473,43 +543,54 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
                      bool on_set) {
   const int nz = edges_.nz(), nc = edges_.nc, nm = static_cast<int>(edges_.A_mu.rows());
   const int k = edges_.k;
-  report_.tau_norm_stage_one = (elimination_.tau_c() + elimination_.T_tau() * p_).norm();
+  const int na = static_cast<int>(elimination_.T_tau().rows());
+  Eigen::VectorXd& Tp = tmp_a_(na);
+  Tp.noalias() = elimination_.T_tau() * p_;
+  report_.tau_norm_stage_one = (elimination_.tau_c() + Tp).norm();
 
   // Exactly duplicated contacts (QP9): one representative per group, Stage I's share split evenly.
   const std::vector<int>& group = duplicate_groups(cp);
-  std::vector<int> copies(nc, 0);
+  std::vector<int>& copies = copies_;
+  copies.assign(nc, 0);
   for (int c = 0; c < nc; ++c) ++copies[group[c]];
-  std::vector<char> has_friction(nc, 0);
+  std::vector<char>& has_friction = has_friction_;
+  has_friction.assign(nc, 0);
   for (int f : edges_.friction_contact) has_friction[f] = 1;
-  Eigen::VectorXd p0 = Eigen::VectorXd::Zero(3 * nc);
+  Eigen::VectorXd& p0 = p0_(3 * nc);
+  p0.setZero();
   for (int c = 0; c < nc; ++c)
     for (int t = 0; t < 3; ++t) p0[t * nc + group[c]] += p_[t * nc + c];
   for (int c = 0; c < nc; ++c)
     for (int t = 0; t < 3; ++t) p0[t * nc + c] = p0[t * nc + group[c]];
   for (int c = 0; c < nc; ++c)
     for (int t = 0; t < 3; ++t) p0[t * nc + c] /= copies[group[c]];
-  const Eigen::VectorXd tau0 = elimination_.tau_c() + elimination_.T_tau() * p0;
+  Tp.noalias() = elimination_.T_tau() * p0;
+  Eigen::VectorXd& tau0 = tau0_(na);
+  tau0 = elimination_.tau_c() + Tp;
 
   // The components of p that exist on the representatives: every normal, tangents only where μ > 0.
-  std::vector<int> free;
+  std::vector<int>& free = free_;
+  free.clear();
   for (int c = 0; c < nc; ++c)
     if (group[c] == c) free.push_back(c);
   for (int c = 0; c < nc; ++c)
     if (group[c] == c && has_friction[c]) free.push_back(nc + c), free.push_back(2 * nc + c);
   std::sort(free.begin(), free.end());
   const int m = static_cast<int>(free.size());
-  Eigen::MatrixXd Jt(elimination_.nv(), m);
+  Eigen::MatrixXd& Jt = Jt_(elimination_.nv(), m);
   for (int i = 0; i < m; ++i) Jt.col(i) = elimination_.J().row(free[i]).transpose();
-  Eigen::MatrixXd Zm;
-  undriven_impulse_kernel(Jt, problem.actuated, Zm);
+  Eigen::MatrixXd& Zm = Zm_;
+  undriven_impulse_kernel(Jt, problem.actuated, Zm, kernel_);
   const int dim = static_cast<int>(Zm.cols());
   report_.nullspace_dimension = dim;
   if (dim == 0) return false;
   report_.stage_two_run = true;
   // p = p₀ + Z w: a representative's move shared evenly by its copies (the same J columns: τ and v⁺ see
   // only the sum; the even split keeps every copy inside its pyramid, whose sum is the pyramid of the sum).
-  Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(3 * nc, dim);
-  std::vector<int> row_of(3 * nc, -1);
+  Eigen::MatrixXd& Z = Z_(3 * nc, dim);
+  Z.setZero();
+  std::vector<int>& row_of = row_of_;
+  row_of.assign(3 * nc, -1);
   for (int i = 0; i < m; ++i) row_of[free[i]] = i;
   for (int c = 0; c < nc; ++c)
     for (int t = 0; t < 3; ++t) {
@@ -519,14 +600,24 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
 
   // The gap row (QP7): [z; y]ᵀ(A [z; y] + q) along the face is ℓᵀz + const with Stage I's multipliers y,
   // and ℓ = Bᵀℓ_p: ℓ_p = (B Bᵀ)⁻¹B ℓ, B Bᵀ diagonal (1 on N rows, k/2 on S, T rows with edges).
-  const Eigen::VectorXd y_mu = x_.segment(nz + nc, nm);
+  Eigen::VectorXd& y_mu = y_mu_(nm);
+  y_mu = x_.segment(nz + nc, nm);
   const double y_b = x_[nz + nc + nm];
-  const Eigen::VectorXd wq = A_ * x_ + q_;
-  Eigen::VectorXd ell = wq.head(nz);
-  if (nm > 0) ell += A_.block(nz + nc, 0, nm, nz).transpose() * y_mu;
+  Eigen::VectorXd& wq = wq_(A_.rows());
+  wq.noalias() = A_ * x_;
+  wq += q_;
+  Eigen::VectorXd& ell = ell_(nz);
+  ell = wq.head(nz);
+  if (nm > 0) {
+    Eigen::VectorXd& Ay = tmp_n_(nz);
+    Ay.noalias() = A_.block(nz + nc, 0, nm, nz).transpose() * y_mu;
+    ell += Ay;
+  }
   ell += y_b * A_.block(nz + nc + nm, 0, 1, nz).transpose();
-  Eigen::VectorXd ell_p = edges_.B * ell;
-  const Eigen::VectorXd BBt = edges_.B.rowwise().squaredNorm();
+  Eigen::VectorXd& ell_p = ell_p_(3 * nc);
+  ell_p.noalias() = edges_.B * ell;
+  Eigen::VectorXd& BBt = BBt_(3 * nc);
+  BBt = edges_.B.rowwise().squaredNorm();
   for (int i = 0; i < 3 * nc; ++i) ell_p[i] = BBt[i] > 0 ? ell_p[i] / BBt[i] : 0.0;
   const double tolerance = lemke_.options().tolerance;
   const double delta = 0.5 * tolerance * tolerance * std::max(x_.cwiseAbs().maxCoeff(), 1e-300) *
@@ -534,17 +625,19 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
 
   // (QP3) in w as least squares (QP10): ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖² = ½‖A_w w − b_w‖² + const,
   // rows C w + d ≥ 0.
-  const Eigen::MatrixXd TZ = elimination_.T_tau() * Z;
+  Eigen::MatrixXd& TZ = TZ_(na, dim);
+  TZ.noalias() = elimination_.T_tau() * Z;
   const double epsilon = kStageTwoRegularization * std::max(TZ.squaredNorm() / dim, 1e-300);
   const double root_epsilon = std::sqrt(epsilon);
-  const int na = static_cast<int>(TZ.rows());
-  Eigen::MatrixXd Aw(na + 3 * nc, dim);
+  Eigen::MatrixXd& Aw = Aw_(na + 3 * nc, dim);
   Aw << TZ, root_epsilon * Z;
-  Eigen::VectorXd bw(na + 3 * nc);
+  Eigen::VectorXd& bw = bw_(na + 3 * nc);
   bw << -tau0, -root_epsilon * p0;
-  Eigen::VectorXd budget_row = gp_;
+  Eigen::VectorXd& budget_row = budget_row_(gp_.size());
+  budget_row = gp_;
   budget_row.head(nc).array() -= 1;
-  std::vector<int> facets;   // the representatives' facet rows of A_facet
+  std::vector<int>& facets = facets_;   // the representatives' facet rows of A_facet
+  facets.clear();
   for (int f = 0; f < edges_.nf; ++f)
     if (group[edges_.friction_contact[f]] == edges_.friction_contact[f])
       for (int j = 0; j < k; ++j) facets.push_back(k * f + j);
@@ -559,8 +652,8 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   }
   if (region) phase_one_region(cp);
   const int nC = nc + nfa + 2 + (region ? nc : 0);
-  Eigen::MatrixXd C(nC, dim);
-  Eigen::VectorXd d(nC);
+  Eigen::MatrixXd& C = C_(nC, dim);
+  Eigen::VectorXd& d = d_(nC);
   int rows = 0;
   for (int c = 0; c < nc; ++c)
     if (group[c] == c) {
@@ -568,19 +661,21 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
       d[rows++] = p0[c];
     }
   for (int r : facets) {
-    C.row(rows) = edges_.A_facet.row(r) * Z;
+    C.row(rows).noalias() = edges_.A_facet.row(r) * Z;
     d[rows++] = edges_.A_facet.row(r).dot(p0);
   }
   if (region)
     for (int i = 0; i < nc; ++i) {
-      C.row(rows) = region_G_.row(i) * Z;
+      C.row(rows).noalias() = region_G_.row(i) * Z;
       d[rows++] = region_G_.row(i).dot(p0) + region_h_[i];
     }
-  C.row(rows) = budget_row.transpose() * Z;
+  C.row(rows).noalias() = budget_row.transpose() * Z;
   d[rows++] = std::max(kappa_c_ + budget_row.dot(p0), 0.0);
   // The gap row in impulse units like the others: divided by the LCP's velocity scale ‖q‖∞.
   const double v_ref = std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
-  C.row(rows) = -(ell_p.transpose() * Z) / v_ref;
+  Eigen::RowVectorXd& ell_Z = row_(1, dim);
+  ell_Z.noalias() = ell_p.transpose() * Z;
+  C.row(rows) = -ell_Z / v_ref;
   d[rows++] = delta / v_ref;
   const int nrows = rows;
   // Stage I's p₀ meets its rows only to Lemke's certificate; taken as met (d ≥ 0), w = 0 is feasible,
@@ -599,10 +694,12 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     C.row(rows) = C.row(i) / norm;
     d[rows++] = d[i] / norm;
   }
-  C.conservativeResize(rows, Eigen::NoChange);
-  d.conservativeResize(rows);
-  Eigen::VectorXd w;
-  const InequalityLeastSquaresResult result = least_squares_.solve(Aw, bw, C, d, w);
+  Eigen::MatrixXd& C_kept = C_kept_(rows, dim);   // C and d's first rows (conservativeResize would allocate)
+  C_kept = C.topRows(rows);
+  Eigen::VectorXd& d_kept = d_kept_(rows);
+  d_kept = d.head(rows);
+  Eigen::VectorXd& w = w_(dim);
+  const InequalityLeastSquaresResult result = least_squares_.solve(Aw, bw, C_kept, d_kept, w);
   report_.stage_two_pivots = result.iterations;
   report_.stage_two_stationarity = result.stationarity;
   stats.iterations += result.iterations;
@@ -611,19 +708,27 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     stats.message = "Stage II: " + result.reason + "; Stage I kept";
     return false;
   }
-  Eigen::VectorXd p2 = p0 + Z * w;
+  Eigen::VectorXd& Zw = tmp_q_(3 * nc);
+  Zw.noalias() = Z * w;
+  Eigen::VectorXd& p2 = p2_(3 * nc);
+  p2 = p0 + Zw;
   const double bound = kStageTwoFeasibility * std::max(p0.cwiseAbs().maxCoeff(), 1e-300);
-  if (p2.head(nc).minCoeff() < -bound || (edges_.A_facet.rows() > 0 && (edges_.A_facet * p2).minCoeff() < -bound)) {
+  bool outside = p2.head(nc).minCoeff() < -bound;
+  if (!outside && edges_.A_facet.rows() > 0) {
+    Eigen::VectorXd& facet = tmp_f_(edges_.A_facet.rows());
+    facet.noalias() = edges_.A_facet * p2;
+    outside = facet.minCoeff() < -bound;
+  }
+  if (outside) {
     stats.status = SolveStatus::Fallback;
     stats.message = "Stage II left the friction set; Stage I kept";
     return false;
   }
   p2.head(nc) = p2.head(nc).cwiseMax(0.0);
   // The budget is linear only on phase I's active set: check it at Stage II's τ with phase I itself.
-  Eigen::VectorXd tau2;
+  Eigen::VectorXd& tau2 = tau2_(na);
   elimination_.torque(p2, tau2);
-  std::vector<char> active;
-  const double kappa2 = phase_one(cp, tau2, active);
+  const double kappa2 = phase_one(cp, tau2, active2_);
   if (p2.head(nc).sum() > kappa2 + bound) {
     stats.status = SolveStatus::Fallback;
     stats.message = "Stage II's τ lowers phase I's budget below its normal impulses; Stage I kept";

@@ -188,6 +188,7 @@
 #include "control/inverse_dynamics/friction_edges.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
+#include "control/inverse_dynamics/least_torque.hpp"
 
 namespace impetus {
 
@@ -277,6 +278,32 @@ class IdQp final : public InverseDynamicsSolver {
   bool stage_one_convex_ = false;   // the last solve_stage_one fell back to the convex stand-in
   std::vector<int> group_;                   // (QP9)
   std::vector<std::vector<char>> visited_;   // phase I's active sets solved in this call (QP8)
+
+  // Issue 16, no allocation once warm: the members above and every temporary of a call live in buffers kept
+  // with their objects of each size met (the trot's contacts and the effort limits' driven joints change the
+  // sizes every few steps); each statement computes what it computed into a fresh object, in the same order.
+  template <class Plain>
+  struct Scratch {
+    Plain x;
+    ParkedByShape<Plain> sizes;
+    Plain& operator()(Eigen::Index rows, Eigen::Index cols = 1) {
+      sizes.fit(x, rows, cols);
+      return x;
+    }
+  };
+  ParkedByShape<Eigen::MatrixXd> H_sizes_, DB_sizes_, F_N_sizes_, A_sizes_, TB_sizes_;
+  ParkedByShape<Eigen::VectorXd> q_sizes_, x_sizes_, p_sizes_, g_sizes_, gp_sizes_, tau_z_sizes_, certificate_w_sizes_,
+      certificate_q_sizes_;
+  Scratch<Eigen::MatrixXd> S_, NMPt_, A_phase_, A_sym_, D_N_, H_sym_, NY_, Jt_, Z_, TZ_, Aw_, C_, C_kept_;
+  Eigen::MatrixXd Zm_;   // sized by undriven_impulse_kernel
+  Scratch<Eigen::VectorXd> mu_, r_, u_, v_star_, tmp_q_, q_phase_, p_phase_, Jv_, c_, pn_, qn_, z_, p0_, tau0_, y_mu_,
+      wq_, ell_, ell_p_, BBt_, bw_, budget_row_, d_, d_kept_, w_, p2_, tau2_, tmp_n_, tmp_a_, tmp_f_;
+  Scratch<Eigen::RowVectorXd> Ni_, uN_, uNT_, row_;
+  BySize<Eigen::LDLT<Eigen::MatrixXd>> ldlt_;
+  UndrivenKernelWorkspace kernel_;
+  std::vector<int> set_, copies_, free_, row_of_, facets_;
+  std::vector<char> active_, next_, best_, has_friction_, active2_;
+  std::size_t visited_count_ = 0;   // visited_'s first entries are this call's (the others kept for their storage)
 };
 
 }  // namespace impetus

@@ -40,21 +40,28 @@ constexpr int kMaxPasses = 50;
 
 }  // namespace
 
-void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z) {
+void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z,
+                             UndrivenKernelWorkspace& ws) {
   const int nv = static_cast<int>(Jt.rows()), m = static_cast<int>(Jt.cols());
-  std::vector<char> driven(nv, 0);
+  std::vector<char>& driven = ws.driven;
+  driven.assign(nv, 0);
   for (int a : actuated) driven[a] = 1;
-  Eigen::MatrixXd E(nv - static_cast<int>(actuated.size()), m);
+  Eigen::MatrixXd& E = ws.E;
+  ws.E_sizes.fit(E, nv - static_cast<int>(actuated.size()), m);
   for (int i = 0, r = 0; i < nv; ++i)
     if (!driven[i]) E.row(r++) = Jt.row(i);
   if (E.rows() == 0) {
-    Z = Eigen::MatrixXd::Identity(m, m);
+    ws.Z_sizes.fit(Z, m, m);
+    Z.setIdentity();
     return;
   }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(E.transpose());
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd>& qr = ws.qr(m, E.rows());
+  qr.compute(E.transpose());
   qr.setThreshold(kRankTolerance);
-  const Eigen::MatrixXd Q = qr.householderQ();
-  Z = Q.rightCols(m - static_cast<int>(qr.rank()));
+  ws.Q_sizes.fit(ws.Q, m, m);
+  qr.householderQ().evalTo(ws.Q, ws.householder);   // what Q = qr.householderQ() does, its workspace kept
+  ws.Z_sizes.fit(Z, m, m - static_cast<int>(qr.rank()));
+  Z = ws.Q.rightCols(m - static_cast<int>(qr.rank()));
 }
 
 int LeastTorqueSelection::factor_gram() {

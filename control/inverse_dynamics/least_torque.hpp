@@ -38,7 +38,10 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <Eigen/QR>
 #include <vector>
+
+#include "control/inverse_dynamics/by_shape.hpp"
 
 namespace impetus {
 
@@ -52,7 +55,16 @@ struct LeastTorqueReport {
 /// drives; Jt (nv×m) the columns Jᵀ of the impulse components that may change. From the pivoted QR of
 /// (U Jᵀ)ᵀ: its trailing Householder columns. (id_qp's Stage II face; LeastTorqueSelection itself
 /// never forms it.)
-void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z);
+/// ws: the kernel's buffers, kept per shape met (issue 16). Z is sized here.
+struct UndrivenKernelWorkspace {
+  std::vector<char> driven;
+  Eigen::MatrixXd E, Q;   // U Jᵀ and the QR's Q
+  ParkedByShape<Eigen::MatrixXd> E_sizes, Q_sizes, Z_sizes;
+  ByShape<Eigen::ColPivHouseholderQR<Eigen::MatrixXd>> qr;   // of Eᵀ (m × (nv − na))
+  Eigen::VectorXd householder;                              // Q's evaluation workspace
+};
+void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z,
+                             UndrivenKernelWorkspace& ws);
 
 class LeastTorqueSelection {
  public:
