@@ -167,7 +167,7 @@ void add_controller(const ControllerDraft& draft, const xml::Element& model_elem
     for (std::size_t j = 0; j < urdf.joints.size(); ++j) {
       const UrdfJointType t = urdf.joints[j].type;
       if (t == UrdfJointType::Revolute || t == UrdfJointType::Continuous || t == UrdfJointType::Prismatic)
-        joints.push_back({urdf.joints[j].name, static_cast<int>(j), draft.line});
+        joints.push_back({urdf.joints[j].name, static_cast<int>(j), draft.line, false, {}});
     }
   const auto fail = [&](int line, const std::string& message) {
     throw LoadError(build.file, line, "<controller type=\"" + draft.settings.type + "\">: " + message);
