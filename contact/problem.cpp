@@ -118,7 +118,10 @@ void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRow
     for (int i = 0; i < diagonal; ++i) out(i, i) = 0;
   }
   const bool kept = w.kept == &B && &A == &B;   // keep_delassus_rows: a_rows and every block's Y hold
-  if (!kept) w.a_rows.build(A, p.systems);
+  if (!kept) {
+    w.a_rows.build(A, p.systems);
+    w.kept = nullptr;   // a_rows no longer B's: what was kept cannot be read again
+  }
   if (&A != &B) w.b_rows.build(B, p.systems);
   const RowsByBlock& b_rows = (&A == &B) ? w.a_rows : w.b_rows;
 

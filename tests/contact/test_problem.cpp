@@ -144,6 +144,46 @@ TEST(ContactProblem, DelassusColumnsAndDiagonalAreTheWholeProductToTheBit) {
   }
 }
 
+TEST(ContactProblem, KeptDelassusRowsGiveTheSameBitsAndAreDroppedByAnotherProduct) {
+  // keep_delassus_rows solves W Jᵀ once for the products with A = B = J that follow (the Stewart–Trinkle LCP's
+  // diagonal, then its columns): each must be the unkept product's own number, and a product of other rows
+  // through the same scratch must not leave J's kept rows to be read as if they were still J's.
+  std::mt19937 rng(16);
+  const int sizes[] = {18, 6, 1}, offsets[] = {0, 18, 24}, nv = 25;
+  test::ProblemBuilder builder(0.01);
+  for (int s : sizes) builder.add_system(random_spd(s, rng));
+  const ContactProblem& p = builder.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
+  std::normal_distribution<double> g(0, 1);
+  std::uniform_int_distribution<int> pick(0, 2);
+  const auto rows_of = [&](int rows) {
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(rows, nv);
+    for (int r = 0; r < rows; ++r)
+      for (int s : {pick(rng), pick(rng)})
+        for (int j = 0; j < sizes[s]; ++j) dense(r, offsets[s] + j) = g(rng);
+    return SparseRows(dense.sparseView());
+  };
+  for (int rows = 1; rows <= 40; rows += 3) {
+    const SparseRows J = rows_of(rows), K = rows_of(rows + 2);
+    DelassusScratch plain, kept;
+    Eigen::MatrixXd whole(rows, rows), whole_K(rows + 2, rows + 2);
+    delassus_into(p, J, J, whole, plain);
+    delassus_into(p, K, K, whole_K, plain);
+
+    keep_delassus_rows(p, J, kept);
+    Eigen::MatrixXd diagonal = Eigen::MatrixXd::Zero(rows, rows), from_kept(rows, rows);
+    delassus_diagonal_into(p, J, rows, diagonal, kept);
+    delassus_into(p, J, J, from_kept, kept);
+    for (int i = 0; i < rows; ++i) EXPECT_EQ(diagonal(i, i), whole(i, i)) << rows << " rows, diagonal " << i;
+    EXPECT_TRUE(from_kept == whole) << rows << " rows: the kept product differs from the plain one";
+
+    Eigen::MatrixXd other(rows + 2, rows + 2), again(rows, rows);
+    delassus_into(p, K, K, other, kept);   // K's rows by block replace J's in the scratch
+    delassus_into(p, J, J, again, kept);
+    EXPECT_TRUE(other == whole_K) << rows << " rows: a product of other rows read J's kept W Jᵀ";
+    EXPECT_TRUE(again == whole) << rows << " rows: J's product after another one's";
+  }
+}
+
 TEST(ContactProblem, DelassusOfEmptyRowsIsEmpty) {
   std::mt19937 rng(13);
   Island island;
