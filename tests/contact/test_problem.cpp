@@ -92,27 +92,41 @@ TEST(ContactProblem, DelassusMatchesDenseProductForDistinctAndEqualOperands) {
   }
 }
 
+/// Blocks of 18 (a quadruped's floating base and legs), 6 and 1 coordinates (nv = 25), and rows over them
+/// touching one or two blocks, each entry of a block kept with probability `keep` beyond its first three.
+struct QuadrupedIsland {
+  static constexpr int sizes[] = {18, 6, 1}, offsets[] = {0, 18, 24}, nv = 25;
+  test::ProblemBuilder builder{0.01};
+  const ContactProblem* p = nullptr;
+  explicit QuadrupedIsland(std::mt19937& rng) {
+    for (int s : sizes) builder.add_system(random_spd(s, rng));
+    p = &builder.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
+  }
+  static SparseRows rows(int count, double keep, std::mt19937& rng) {
+    std::normal_distribution<double> g(0, 1);
+    std::uniform_int_distribution<int> pick(0, 2);
+    std::bernoulli_distribution coin(keep);
+    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(count, nv);
+    for (int r = 0; r < count; ++r)
+      for (int s : {pick(rng), pick(rng)})
+        for (int j = 0; j < sizes[s]; ++j)
+          if (j < 3 || coin(rng)) dense(r, offsets[s] + j) = g(rng);
+    return SparseRows(dense.sparseView());
+  }
+};
+
 TEST(ContactProblem, DelassusColumnsAndDiagonalAreTheWholeProductToTheBit) {
   // Stewart–Trinkle computes D = J W Jᵀ only over the columns an answer needs (stewart_trinkle.hpp,
   // need_D); the identity of shipped scenes' results rests on each entry being the whole product's own
   // number. Blocks of 18 (a quadruped's floating base and legs), 6 and 1 coordinates; row counts 1 … 70 so
   // that the vectorised columns split into full vectors and remainders differently than the whole.
   std::mt19937 rng(14);
-  const int sizes[] = {18, 6, 1}, offsets[] = {0, 18, 24}, nv = 25;
-  test::ProblemBuilder builder(0.01);
-  for (int s : sizes) builder.add_system(random_spd(s, rng));
-  const ContactProblem& p = builder.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
-  std::normal_distribution<double> g(0, 1);
-  std::uniform_int_distribution<int> pick(0, 2);
+  const QuadrupedIsland island(rng);
+  const ContactProblem& p = *island.p;
   std::bernoulli_distribution coin(0.3);
   constexpr double kUntouched = 7.0;   // a value no entry of D takes here
   for (int rows = 1; rows <= 70; rows += 3) {
-    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(rows, nv);
-    for (int r = 0; r < rows; ++r)
-      for (int s : {pick(rng), pick(rng)})
-        for (int j = 0; j < sizes[s]; ++j)
-          if (j < 3 || coin(rng)) dense(r, offsets[s] + j) = g(rng);
-    const SparseRows J = dense.sparseView();
+    const SparseRows J = QuadrupedIsland::rows(rows, 0.3, rng);
     DelassusScratch scratch;
     Eigen::MatrixXd whole(rows, rows);
     delassus_into(p, J, J, whole, scratch);
@@ -149,21 +163,10 @@ TEST(ContactProblem, KeptDelassusRowsGiveTheSameBitsAndAreDroppedByAnotherProduc
   // diagonal, then its columns): each must be the unkept product's own number, and a product of other rows
   // through the same scratch must not leave J's kept rows to be read as if they were still J's.
   std::mt19937 rng(16);
-  const int sizes[] = {18, 6, 1}, offsets[] = {0, 18, 24}, nv = 25;
-  test::ProblemBuilder builder(0.01);
-  for (int s : sizes) builder.add_system(random_spd(s, rng));
-  const ContactProblem& p = builder.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
-  std::normal_distribution<double> g(0, 1);
-  std::uniform_int_distribution<int> pick(0, 2);
-  const auto rows_of = [&](int rows) {
-    Eigen::MatrixXd dense = Eigen::MatrixXd::Zero(rows, nv);
-    for (int r = 0; r < rows; ++r)
-      for (int s : {pick(rng), pick(rng)})
-        for (int j = 0; j < sizes[s]; ++j) dense(r, offsets[s] + j) = g(rng);
-    return SparseRows(dense.sparseView());
-  };
+  const QuadrupedIsland island(rng);
+  const ContactProblem& p = *island.p;
   for (int rows = 1; rows <= 40; rows += 3) {
-    const SparseRows J = rows_of(rows), K = rows_of(rows + 2);
+    const SparseRows J = QuadrupedIsland::rows(rows, 1.0, rng), K = QuadrupedIsland::rows(rows + 2, 1.0, rng);
     DelassusScratch plain, kept;
     Eigen::MatrixXd whole(rows, rows), whole_K(rows + 2, rows + 2);
     delassus_into(p, J, J, whole, plain);
