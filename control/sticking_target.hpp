@@ -34,12 +34,6 @@ namespace impetus {
 /// The buffers of make_sticking_consistent, held by its caller from call to call: while the problem's sizes
 /// (contacts, rank of J) repeat, a call allocates nothing.
 struct StickingTargetWorkspace {
-  /// Eigen's COD with its QR's Householder coefficients in reach: Qᵀ applied reflector by reflector
-  /// (least_squares in sticking_target.cpp) without the temporaries of HouseholderSequence's product.
-  class Cod : public Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> {
-   public:
-    const Eigen::VectorXd& q_coefficients() const { return m_cpqr.hCoeffs(); }
-  };
   /// J and its SVD, for one shape of J (3 n_c × n_v).
   struct Svd {
     Eigen::MatrixXd J;
@@ -50,7 +44,7 @@ struct StickingTargetWorkspace {
   /// and one coefficient of Householder workspace; for one shape of P Z (n_a × (n_v − rank J)).
   struct Cods {
     Eigen::MatrixXd PZ;
-    Cod cod;
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod;
     Eigen::VectorXd c, tau_essential, unpermuted, y, householder;
   };
   ByShape<Svd> svd;

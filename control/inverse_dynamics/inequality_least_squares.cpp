@@ -55,12 +55,9 @@ void InequalityLeastSquares::equality_step(const Eigen::MatrixXd& A, const Eigen
   P.cod.compute(P.AN);
   v_->Aw.noalias() = A * w;
   P.c = b - v_->Aw;
-  least_norm_solve(P);
-  v_->s.noalias() = P.N * P.u;
-}
-
-void InequalityLeastSquares::least_norm_solve(Projected& P) {
+  // u of (ILS2): the least-norm u of A N u = c, as Eigen's COD solve computes it.
   cod_least_norm_solve(P.cod, P.c, P.scaled, P.y, P.temp, P.u);
+  v_->s.noalias() = P.N * P.u;
 }
 
 double InequalityLeastSquares::multipliers(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,

@@ -64,9 +64,6 @@ class InequalityLeastSquares {
   /// The step s of (ILS2) on W from w; false when W spans everything (s = 0).
   void equality_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::MatrixXd& C,
                      const Eigen::VectorXd& w);
-  /// u of (ILS2): P.cod's least-norm solve of A N u = P.c, Eigen's CompleteOrthogonalDecomposition::solve
-  /// step for step, into P's buffers.
-  static void least_norm_solve(Projected& P);
   /// λ of (ILS3) (|W|) and the stationarity residual's norm.
   double multipliers(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::VectorXd& w);
 
