@@ -18,11 +18,6 @@ constexpr double kDegenerate = 1e-12;
 /// (φ(ν) = 1/‖x(ν)‖ is concave and increasing), the cap only guards against a non-finite input.
 constexpr int kMaxSecularSteps = 100;
 
-void dense_row(const SparseRows& X, Eigen::VectorXd& out) {
-  out.setZero();
-  for (SparseRows::InnerIterator it(X, 0); it; ++it) out[it.col()] = it.value();
-}
-
 /// ν ≥ 0 with ‖(H + νI)⁻¹g‖ = r, given ‖H⁻¹g‖ > r: Newton on 1/‖x(ν)‖ − 1/r in H's eigenbasis,
 /// bracketed by [0, ‖g‖/r] (there ‖x‖ ≤ ‖g‖/ν ≤ r).
 double secular_root(const Eigen::Matrix2d& H, const Eigen::Vector2d& g, double r) {
@@ -48,25 +43,17 @@ double secular_root(const Eigen::Matrix2d& H, const Eigen::Vector2d& g, double r
 }  // namespace
 
 bool solve_single_contact(const ContactProblem& P, SingleContact& o) {
-  const int nv = P.nv;
-  o.row_.resize(nv);
-  dense_row(P.N, o.row_);
-  P.solve_M(o.row_, o.Minv_N_);
-  const double b_N = o.row_.dot(P.v_star), A_NN = o.row_.dot(o.Minv_N_);
-  dense_row(P.S, o.row_);
-  P.solve_M(o.row_, o.Minv_S_);
-  const double b_S = o.row_.dot(P.v_star), A_SN = o.row_.dot(o.Minv_N_), A_SS = o.row_.dot(o.Minv_S_);
-  dense_row(P.T, o.row_);
-  P.solve_M(o.row_, o.Minv_T_);
-  const double b_T = o.row_.dot(P.v_star), A_TN = o.row_.dot(o.Minv_N_), A_TS = o.row_.dot(o.Minv_S_),
-               A_TT = o.row_.dot(o.Minv_T_);
+  if (!o.rows_.compute(P)) return false;
+  const Eigen::Matrix3d& W = o.rows_.W;
+  const double b_N = o.rows_.b[0], b_S = o.rows_.b[1], b_T = o.rows_.b[2];
+  const double A_NN = W(0, 0), A_SN = W(1, 0), A_SS = W(1, 1), A_TN = W(2, 0), A_TS = W(2, 1), A_TT = W(2, 2);
   const double c = P.phi[0] / P.dt;
-  if (!(A_NN > 0) || !std::isfinite(b_N + b_S + b_T + c + A_SS + A_TT + A_SN + A_TN + A_TS)) return false;
+  if (!std::isfinite(c)) return false;
 
   // (SC1)
   const double kappa = std::max(0.0, -(b_N + c) / A_NN);
   o.p_N_one = kappa;
-  o.v_one = P.v_star + kappa * o.Minv_N_;
+  o.v_one = P.v_star + kappa * o.rows_.Minv_N;
   o.residual = 0;
 
   // (SC2)
@@ -128,7 +115,7 @@ bool solve_single_contact(const ContactProblem& P, SingleContact& o) {
   o.residual = std::max({stationarity / velocity_scale, std::max(0.0, x.norm() - r) / kappa,
                          std::max(0.0, -a.dot(x)) / velocity_scale});
   o.p = Eigen::Vector3d(kappa, x.x(), x.y());
-  o.v_two = o.v_one + x.x() * o.Minv_S_ + x.y() * o.Minv_T_;
+  o.v_two = o.v_one + x.x() * o.rows_.Minv_S + x.y() * o.rows_.Minv_T;
   return true;
 }
 

@@ -37,6 +37,7 @@
 
 #include <Eigen/Dense>
 
+#include "contact/one_contact_delassus.hpp"
 #include "contact/problem.hpp"
 
 namespace impetus {
@@ -47,7 +48,7 @@ struct SingleContact {
   Eigen::Vector3d p;              // phase II's (p_N, p_S, p_T) (N·s)
   Eigen::VectorXd v_one, v_two;   // (nv) v⁺ of phase I and of phase II
   double residual = 0;            // largest violation of the optimality conditions, relative (kCertificate)
-  Eigen::VectorXd row_, Minv_N_, Minv_S_, Minv_T_;   // scratch (nv)
+  OneContactDelassus rows_;       // A = W, b and M⁻¹Gᵀ (contact/one_contact_delassus.hpp)
 };
 
 /// Solves both phases of `problem` (nc = 1, nl = 0, the Coulomb cone) into `out`. False when the

@@ -3,6 +3,7 @@
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/problem_into.hpp"
 #include "contact/stewart_trinkle/approaching_groups.hpp"
+#include "contact/stewart_trinkle/single_contact.hpp"
 #include "contact/stewart_trinkle/sparse_newton.hpp"
 #include "contact/stewart_trinkle/warm_start.hpp"
 
@@ -40,7 +41,8 @@ StewartTrinkleModel::Workspace::Workspace(const StewartTrinkleOptions& options)
     : lemke_(options.lemke()),
       warm_(std::make_unique<StewartTrinkleWarmStart>()),
       approaching_(std::make_unique<ApproachingGroups>()),
-      sparse_(std::make_unique<StewartTrinkleSparseNewton>()) {}
+      sparse_(std::make_unique<StewartTrinkleSparseNewton>()),
+      single_(std::make_unique<StewartTrinkleSingleContact>()) {}
 
 StewartTrinkleModel::Workspace::~Workspace() = default;
 
@@ -147,6 +149,19 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
   result.stats = SolverStatistics{};
   result.v_plus = problem.v_star;
   if (nc + nl == 0) return;
+
+  // One contact (single_contact.hpp): certified like every answer below, else the general path.
+  if (options_.single_contact_closed_form && nc == 1 && nl == 0 &&
+      ws.single_->solve(problem, options_.friction_edges, options_.tolerance, result.v_plus)) {
+    const Eigen::Vector3d& p = ws.single_->p;
+    result.p_N[0] = p[0];
+    result.p_S[0] = p[1];
+    result.p_T[0] = p[2];
+    result.stats.attempts = 1;
+    result.stats.residual = ws.single_->residual;
+    result.stats.status = SolveStatus::Solved;
+    return;
+  }
 
   group_stewart_trinkle_rows(problem, options_.friction_edges, options_.merge_tolerance, ws.lcp_);
   const int n = ws.lcp_.size, max_size = options_.max_lemke_size;

@@ -93,6 +93,11 @@
 //   • [001] §8 leaves μ = 0 degenerate (λ free in a range); contacts with μ ≤ 0 carry no friction
 //     rows at all, so p_S = p_T = 0 exactly.
 //
+// One contact: an island of one contact and no joint limit is solved first by enumeration of its active
+// sets on the 3×3 Delassus matrix (single_contact.hpp, SS1–SS5), before the grouping and the LCP's products;
+// the answer is kept only when it meets the certificate (L6) on (ST6) at the model's tolerance (Solved, no
+// pivot counted), otherwise the island takes the path below unchanged.
+//
 // Warm starts: Lemke's pivoting is never started from an old basis ([004] §5.3: that costs more
 // pivots than a cold start). Instead the active set of the guesses p_*_guess is tried first, and kept
 // only when it solves the LCP to the certificate (warm_start.hpp, ST10). When it does not, Lemke runs
@@ -166,6 +171,12 @@ struct StewartTrinkleOptions {
   /// unknowns) and none on granular's landing and rest (13 900–21 300 unknowns; 0.7–2.5 s CPU a step there,
   /// 8–22 s before a fallback of 1–2 s); between these sizes unmeasured. Range 0 … 10⁶.
   int newton_size = 5000;
+
+  // For programs (benchmarks, tests), not a scene attribute:
+  /// An island of one contact and no joint limit is solved by enumeration on its 3×3 Delassus matrix
+  /// (single_contact.hpp), kept only when it meets the certificate at `tolerance`; false sends it to the
+  /// general path like every other island (tests compare the two).
+  bool single_contact_closed_form = true;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);
@@ -246,6 +257,7 @@ void assemble_stewart_trinkle_lcp(const ContactProblem& problem, int friction_ed
 struct StewartTrinkleWarmStart;
 struct ApproachingGroups;
 struct StewartTrinkleSparseNewton;
+struct StewartTrinkleSingleContact;
 
 /// The groups (ST9), the friction blocks, the pyramid's edges and the layout of z: what fixes the LCP's size
 /// n = lcp.size, before any product with W.
@@ -254,6 +266,13 @@ void group_stewart_trinkle_rows(const ContactProblem& problem, int friction_edge
 /// Everything of (ST6)–(ST9) but the matrix A: groups, J, D = J W Jᵀ, J v*, a, q.
 void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,
                                    StewartTrinkleLcp& lcp);
+/// The k edges of the pyramid (ST5), d_j = (cos 2πj/k, sin 2πj/k) in the (t1, t2) plane, exactly ±1 and 0 at
+/// multiples of π/2. cos_edge, sin_edge: k.
+void pyramid_edges(int k, Eigen::VectorXd& cos_edge, Eigen::VectorXd& sin_edge);
+/// A tangential impulse (s, t) on the two edges d_j, d_{j+1} whose cone holds it: (s, t) = α d_j + β d_{j+1} with
+/// α, β ≥ 0 up to rounding, and α + β the pyramid's gauge of (s, t) (Σ_j p_Fj of (ST5) at its least). Returns j.
+int split_onto_edges(double s, double t, const Eigen::VectorXd& cos_edge, const Eigen::VectorXd& sin_edge,
+                     double& alpha, double& beta);
 /// J = [N; L; S; T] of the groups' leaders into lcp.J (after group_stewart_trinkle_rows).
 const SparseRows& stack_stewart_trinkle_rows(const ContactProblem& problem, StewartTrinkleLcp& lcp);
 /// The rest of assemble_stewart_trinkle_rows after group_stewart_trinkle_rows: J, D = J W Jᵀ, J v*, a, q.
@@ -285,6 +304,7 @@ class StewartTrinkleModel final : public ContactModel {
     std::unique_ptr<StewartTrinkleWarmStart> warm_;
     std::unique_ptr<ApproachingGroups> approaching_;   // (ST11)
     std::unique_ptr<StewartTrinkleSparseNewton> sparse_;   // (ST13)
+    std::unique_ptr<StewartTrinkleSingleContact> single_;  // one contact (single_contact.hpp)
     // Grow-only scratch (contact/solvers/grow_only.hpp): LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
     VectorView z_{nullptr, 0}, p_J_{nullptr, 0}, impulse_{nullptr, 0}, dv_{nullptr, 0};
     Eigen::VectorXd z_storage_, p_J_storage_, impulse_storage_, dv_storage_;

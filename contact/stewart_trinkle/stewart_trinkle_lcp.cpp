@@ -143,17 +143,35 @@ void group_stewart_trinkle_rows(const ContactProblem& problem, int friction_edge
   lcp.nf = nf;
   lcp.lay_out_blocks();
 
-  lcp.cos_edge.resize(k);
-  lcp.sin_edge.resize(k);
+  pyramid_edges(k, lcp.cos_edge, lcp.sin_edge);
+}
+
+void pyramid_edges(int k, Eigen::VectorXd& cos_edge, Eigen::VectorXd& sin_edge) {
+  cos_edge.resize(k);
+  sin_edge.resize(k);
   for (int j = 0; j < k; ++j) {
     const double angle = 2 * std::numbers::pi * j / k;
-    lcp.cos_edge[j] = std::cos(angle);
-    lcp.sin_edge[j] = std::sin(angle);
+    cos_edge[j] = std::cos(angle);
+    sin_edge[j] = std::sin(angle);
     if ((4 * j) % k == 0) {   // exactly ±t1, ±t2 at multiples of π/2 (cos(π/2) is 6e-17 in floating point)
-      lcp.cos_edge[j] = std::round(lcp.cos_edge[j]);
-      lcp.sin_edge[j] = std::round(lcp.sin_edge[j]);
+      cos_edge[j] = std::round(cos_edge[j]);
+      sin_edge[j] = std::round(sin_edge[j]);
     }
   }
+}
+
+int split_onto_edges(double s, double t, const Eigen::VectorXd& cos_edge, const Eigen::VectorXd& sin_edge,
+                     double& alpha, double& beta) {
+  const int k = static_cast<int>(cos_edge.size());
+  const double sector = 2 * M_PI / k;
+  double angle = std::atan2(t, s);
+  if (angle < 0) angle += 2 * M_PI;
+  const int j = std::min(static_cast<int>(angle / sector), k - 1), j1 = (j + 1) % k;
+  // α d_j + β d_{j+1} = (s, t): Cramer's rule on the 2×2 of the two edges (det = sin(2π/k) > 0).
+  const double det = cos_edge[j] * sin_edge[j1] - sin_edge[j] * cos_edge[j1];
+  alpha = (s * sin_edge[j1] - t * cos_edge[j1]) / det;
+  beta = (cos_edge[j] * t - sin_edge[j] * s) / det;
+  return j;
 }
 
 void assemble_stewart_trinkle_rows(const ContactProblem& problem, int friction_edges, double merge_tolerance,

@@ -35,17 +35,11 @@ bool guess_in_lcp_layout(const ContactProblem& problem, const StewartTrinkleLcp&
     }
   }
   if (has_L) z.segment(lcp.offset_L, nl) = problem.p_L_guess.cwiseMax(0.0);
-  const double sector = 2 * M_PI / k;
   for (int f = 0; f < lcp.nf; ++f) {
     const int g = lcp.friction_group[f];
     if (s[g] == 0 && t[g] == 0) continue;
-    double angle = std::atan2(t[g], s[g]);
-    if (angle < 0) angle += 2 * M_PI;
-    const int j = std::min(static_cast<int>(angle / sector), k - 1), j1 = (j + 1) % k;
-    // a d_j + b d_{j+1} = (s, t): Cramer's rule on the 2×2 of the two edges (det = sin(2π/k) > 0).
-    const double det = lcp.cos_edge[j] * lcp.sin_edge[j1] - lcp.sin_edge[j] * lcp.cos_edge[j1];
-    const double a = (s[g] * lcp.sin_edge[j1] - t[g] * lcp.cos_edge[j1]) / det;
-    const double b = (lcp.cos_edge[j] * t[g] - lcp.sin_edge[j] * s[g]) / det;
+    double a = 0, b = 0;
+    const int j = split_onto_edges(s[g], t[g], lcp.cos_edge, lcp.sin_edge, a, b), j1 = (j + 1) % k;
     z[lcp.offset_F + f * k + j] = std::max(a, 0.0);
     z[lcp.offset_F + f * k + j1] = std::max(b, 0.0);
   }

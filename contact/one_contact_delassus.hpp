@@ -1,0 +1,34 @@
+// The 3×3 Delassus matrix of an island's one contact, the shared start of the models' small-island paths
+// (max_dissipation/single_contact.hpp, stewart_trinkle/single_contact.hpp).
+//
+//   symbol  size   meaning                                  code
+//   ------  -----  ---------------------------------------  ------------------------
+//   G       3×nv   the contact's rows [N; S; T]             problem.N, .S, .T (row 0)
+//   W       3×3    G M⁻¹ Gᵀ, symmetric                      W
+//   b       3      G v*                                     b
+//   M⁻¹Gᵀ   nv×3   the velocity change per unit impulse     Minv_N, Minv_S, Minv_T
+//
+// With p = (p_N, p_S, p_T): v⁺ = v* + M⁻¹Gᵀp, G v⁺ = b + W p, ½v⁺ᵀMv⁺ = ½v*ᵀMv* + bᵀp + ½pᵀWp.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include "contact/problem.hpp"
+
+namespace impetus {
+
+/// W, b and M⁻¹Gᵀ of contact 0, and their buffers (owned by a model's workspace; sized nv once warm).
+struct OneContactDelassus {
+  Eigen::Matrix3d W;
+  Eigen::Vector3d b;
+  Eigen::VectorXd Minv_N, Minv_S, Minv_T;   // (nv) columns of M⁻¹Gᵀ
+  Eigen::VectorXd row;                      // (nv) scratch: one row of G, dense
+
+  /// Fills W, b and M⁻¹Gᵀ for contact 0 of `problem`. False when W_NN is not positive or an entry is not
+  /// finite: the contact cannot be solved in closed form.
+  bool compute(const ContactProblem& problem);
+  /// v* + M⁻¹Gᵀp into v_plus (nv).
+  void velocity(const ContactProblem& problem, const Eigen::Vector3d& p, Eigen::VectorXd& v_plus) const;
+};
+
+}  // namespace impetus
