@@ -61,6 +61,7 @@ std::unique_ptr<InverseDynamicsSolver> make_solver(const ControllerSettings& s) 
     options.friction_edges = s.friction_edges;
     options.stage_two = s.stage_two;
     options.mu_infinity = s.mu_infinity;
+    options.warm_start = s.warm_start;
     return std::make_unique<IdQp>(options);
   }
   return nullptr;   // pid
@@ -105,7 +106,7 @@ ControllerSettings parse_controller_settings(const std::string& type, const std:
     } else if (key == "mu_infinity" && type == "id_qp_noslip") {
       s.mu_infinity = parse_real(key, value);
       if (!(s.mu_infinity > 0)) throw std::invalid_argument("attribute mu_infinity: expected a number > 0, got \"" + value + "\"");
-    } else if (key == "warm_start" && type == "id_lcp_noslip") {
+    } else if (key == "warm_start" && (type == "id_lcp_noslip" || type == "id_qp_coulomb" || type == "id_qp_noslip")) {
       s.warm_start = parse_bool(key, value);
     } else {
       throw std::invalid_argument("attribute " + key + " is not an option of controller " + type);

@@ -35,7 +35,7 @@ struct ControllerSettings {
   int sensed_lag = 1;            // id_sensed: the simulator's impulses from 1 or 2 steps earlier
   int friction_edges = 4;        // id_lcp_coulomb, id_qp_coulomb: pyramid edges (as the contact model's)
   bool stage_two = true;         // id_qp_*, id_lcp_noslip: Stage II (minimum ‖τ‖ among the impulses of the same v⁺)
-  bool warm_start = true;        // id_lcp_noslip: warm-started principal pivoting (§4.6)
+  bool warm_start = true;        // id_lcp_noslip: warm-started principal pivoting (§4.6); id_qp_*: QP19
   double mu_infinity = 100;      // id_qp_noslip: the μ that stands for ∞
 };
 

@@ -16,7 +16,7 @@ namespace impetus {
 
 namespace {
 
-constexpr const char* kHeader = "impetus restart point 1";
+constexpr const char* kHeader = "impetus restart point 2";
 constexpr long kMaxCount = 1L << 24;   // entries of one record; more is not a restart point of ours
 
 class Writer {
@@ -187,6 +187,15 @@ void write_restart_point(const std::string& path, const RestartPoint& point) {
       w.word("prediction").key(key).real(p_N);
       w.end();
     }
+    const PredictionMemory& basis = slot.controller.prediction;   // id_qp_*'s settled set and (QP6) basis
+    w.word("basis").integer(static_cast<long>(basis.keys.size()));
+    w.end();
+    for (std::size_t i = 0; i < basis.keys.size(); ++i) {
+      w.word("basis").key(basis.keys[i]).integer(basis.set[i]);
+      w.end();
+    }
+    w.word("lcp").vector(basis.lcp);
+    w.end();
   }
   if (std::fclose(f) != 0 || std::rename(temporary.c_str(), path.c_str()) != 0)
     throw std::runtime_error(path + ": cannot write the restart point");
@@ -200,7 +209,7 @@ RestartPoint read_restart_point(const std::string& path, const WorldModel& model
   ControlMemory& control = point.memory.control;
   {
     r.line();
-    for (const char* word : {"impetus", "restart", "point", "1"}) r.expect(word);
+    for (const char* word : {"impetus", "restart", "point", "2"}) r.expect(word);
     r.end();
   }
   r.line();
@@ -283,6 +292,22 @@ RestartPoint read_restart_point(const std::string& path, const WorldModel& model
       slot.controller.prediction.p_N[key] = r.real();
       r.end();
     }
+    PredictionMemory& basis = slot.controller.prediction;
+    r.line();
+    r.expect("basis");
+    const long kept = r.integer(0, kMaxCount);
+    r.end();
+    for (long i = 0; i < kept; ++i) {
+      r.line();
+      r.expect("basis");
+      basis.keys.push_back(r.key());
+      basis.set.push_back(static_cast<char>(r.integer(0, 1)));
+      r.end();
+    }
+    r.line();
+    r.expect("lcp");
+    r.vector(basis.lcp, -1, "the (QP6) basis");
+    r.end();
   }
   return point;
 }

@@ -5,7 +5,7 @@
 //
 // The file is text, one record a line, each starting with its name; every number is printed with 17
 // significant digits, which a double reads back to the same bits:
-//   impetus restart point 1
+//   impetus restart point 2                     (2: with id_qp_*'s basis lines; a version-1 file is refused)
 //   t T
 //   q NQ q_1 … q_NQ
 //   v NV v_1 … v_NV
@@ -15,6 +15,9 @@
 //     slot HAS_TAU held NA τ… integral NA ∫e… pending P prediction C
 //                                               then P lines: pending STEP τ_1 … τ_NA
 //                                               and C lines: prediction GEOM_A GEOM_B FEATURE p_N
+//                                               then basis K (id_qp_*: its kept settled call, id_qp.hpp
+//                                               QP19; K = 0 without), K lines: basis GEOM_A GEOM_B FEATURE IN_A,
+//                                               and lcp N x_1 … x_N ([z; y] of its (QP6))
 #pragma once
 
 #include <string>

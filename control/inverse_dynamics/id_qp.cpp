@@ -146,6 +146,18 @@ void IdQp::phase_one_region(const ContactProblem& cp) {
 LemkeResult IdQp::stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, bool convex, Eigen::VectorXd& z) {
   assemble_stage_one(cp, c, convex);
   x_sizes_.fit(x_, A_.rows(), 1);
+  // (QP19): the last call's basis first, on (QP6) itself (not its convex stand-in, nor at a constant κ̄).
+  if (try_kept_basis_ && !convex && !std::isfinite(fixed_budget_)) {
+    try_kept_basis_ = false;
+    double residual = 0;
+    if (kept_.lcp.size() == A_.rows() && guessed_.solve(A_, q_, kept_.lcp, lemke_.options().tolerance, x_, residual)) {
+      report_.warm_start_used = true;
+      LemkeResult result;   // Solved, 0 pivots, 0 attempts: no pivoting was needed
+      result.residual = residual;
+      z = x_.head(edges_.nz());
+      return result;
+    }
+  }
   x_.setZero();
   const LemkeResult result = lemke_.solve(A_, q_, x_);
   z = x_.head(edges_.nz());
@@ -310,6 +322,42 @@ bool IdQp::solve_budget_root(const ContactProblem& cp, const Eigen::VectorXd& c,
   return false;
 }
 
+bool IdQp::set_loop(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z, LemkeResult& result,
+                    InverseDynamicsSolution& solution) {
+  const int nc = cp.nc;
+  std::vector<char> &active = active_, &next = next_;
+  next.clear();
+  visited_count_ = 0;
+  samples_.clear();
+  std::vector<char>& best = best_;   // the solved set whose iterate has the least budget mismatch (QP8)
+  best.clear();
+  double best_mismatch = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < kBudgetIterations; ++k) {
+    linearize_budget(cp, active);
+    result = solve_stage_one(cp, c, z);
+    report_.budget_iterations = k + 1;
+    if (!result.solved()) return false;
+    p_sizes_.fit(p_, edges_.B.rows(), 1);
+    p_.noalias() = edges_.B * z;
+    elimination_.torque(p_, solution.tau);
+    report_.kappa = phase_one(cp, solution.tau, next);
+    if (next == active) return true;
+    const double budget = kappa_c_ + g_.dot(z);
+    if (!stage_one_convex_) samples_.push_back({budget, report_.kappa - budget});
+    const double mismatch = std::abs(budget - report_.kappa);
+    if (mismatch < best_mismatch) best_mismatch = mismatch, best = active;
+    if (visited_count_ == visited_.size()) visited_.emplace_back();
+    visited_[visited_count_++] = active;
+    const auto visited_end = visited_.begin() + static_cast<std::ptrdiff_t>(visited_count_);
+    if (std::find(visited_.begin(), visited_end, next) != visited_end) {   // a cycle (QP8)
+      for (int i = 0; i < nc; ++i) next[i] = next[i] || active[i];
+      if (std::find(visited_.begin(), visited_end, next) != visited_end) return false;
+    }
+    active = next;
+  }
+  return false;
+}
+
 void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) {
   std::string kept_message = std::move(solution.stats.message);   // its storage, for this call's message
   kept_message.clear();
@@ -363,60 +411,51 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     }
   }
 
-  // The first active set of phase I: that of the ID's frictionless impulses, LCP(N v_c + φ/dt, N K Nᵀ)
-  // (at their τ the forward phase I has the same solution, so the linearised budget admits them).
-  std::vector<char> &active = active_, &next = next_;
-  active.assign(nc, 0);
-  next.clear();
-  if (nc > 0) {
-    Eigen::VectorXd& pn = pn_(nc);
-    pn.setZero();
-    Eigen::VectorXd& Nv = Jv_(nc);
-    Nv.noalias() = elimination_.J().topRows(nc) * elimination_.v_c();
-    Eigen::VectorXd& qn = qn_(nc);
-    qn = Nv + cp.phi / cp.dt;
-    Eigen::MatrixXd& D_N = D_N_(nc, nc);
-    D_N = elimination_.D().topLeftCorner(nc, nc);
-    const LemkeResult r = lemke_.solve(D_N, qn, pn);
-    solution.stats.iterations += r.pivots;
-    const double largest = pn.cwiseAbs().maxCoeff();
-    for (int i = 0; i < nc; ++i) active[i] = pn[i] > kActiveFraction * largest;
-  }
+  // (QP19): the last call's settled set and (QP6) basis, on the same contacts.
+  const bool warm = options_.warm_start && kept_.lcp.size() > 0 && nc > 0 &&
+                    kept_.keys.size() == static_cast<std::size_t>(nc) && kept_.set.size() == kept_.keys.size() &&
+                    std::equal(kept_.keys.begin(), kept_.keys.end(), cp.keys.begin(), cp.keys.end());
   Eigen::VectorXd& z = z_(nz);
   z.setZero();
   LemkeResult result;
   bool converged = nc == 0;
-  visited_count_ = 0;
-  samples_.clear();
-  std::vector<char>& best = best_;   // the solved set whose iterate has the least budget mismatch (QP8)
-  best.clear();
-  double best_mismatch = std::numeric_limits<double>::infinity();
-  for (int k = 0; k < kBudgetIterations && nc > 0; ++k) {
-    linearize_budget(cp, active);
-    result = solve_stage_one(cp, c, z);
-    report_.budget_iterations = k + 1;
-    if (!result.solved()) break;
-    p_sizes_.fit(p_, edges_.B.rows(), 1);
-    p_.noalias() = edges_.B * z;
-    elimination_.torque(p_, solution.tau);
-    report_.kappa = phase_one(cp, solution.tau, next);
-    if (next == active) {
-      converged = true;
-      break;
+  if (warm) {
+    report_.warm_start_tried = true;
+    active_ = kept_.set;
+    try_kept_basis_ = true;
+    converged = set_loop(cp, c, z, result, solution);
+    try_kept_basis_ = false;
+    // Only a loop that settled on (QP6) itself stands; anything else is the cold call's business.
+    if (!(converged && result.solved() && !stage_one_convex_)) {
+      report_.warm_start_discarded = true;
+      converged = false;
     }
-    const double budget = kappa_c_ + g_.dot(z);
-    if (!stage_one_convex_) samples_.push_back({budget, report_.kappa - budget});
-    const double mismatch = std::abs(budget - report_.kappa);
-    if (mismatch < best_mismatch) best_mismatch = mismatch, best = active;
-    if (visited_count_ == visited_.size()) visited_.emplace_back();
-    visited_[visited_count_++] = active;
-    const auto visited_end = visited_.begin() + static_cast<std::ptrdiff_t>(visited_count_);
-    if (std::find(visited_.begin(), visited_end, next) != visited_end) {   // a cycle (QP8)
-      for (int i = 0; i < nc; ++i) next[i] = next[i] || active[i];
-      if (std::find(visited_.begin(), visited_end, next) != visited_end) break;
-    }
-    active = next;
   }
+  if (!warm || report_.warm_start_discarded) {
+    // The first active set of phase I: that of the ID's frictionless impulses, LCP(N v_c + φ/dt, N K Nᵀ)
+    // (at their τ the forward phase I has the same solution, so the linearised budget admits them).
+    std::vector<char>& active = active_;
+    active.assign(nc, 0);
+    if (nc > 0) {
+      Eigen::VectorXd& pn = pn_(nc);
+      pn.setZero();
+      Eigen::VectorXd& Nv = Jv_(nc);
+      Nv.noalias() = elimination_.J().topRows(nc) * elimination_.v_c();
+      Eigen::VectorXd& qn = qn_(nc);
+      qn = Nv + cp.phi / cp.dt;
+      Eigen::MatrixXd& D_N = D_N_(nc, nc);
+      D_N = elimination_.D().topLeftCorner(nc, nc);
+      const LemkeResult r = lemke_.solve(D_N, qn, pn);
+      solution.stats.iterations += r.pivots;
+      const double largest = pn.cwiseAbs().maxCoeff();
+      for (int i = 0; i < nc; ++i) active[i] = pn[i] > kActiveFraction * largest;
+      z.setZero();
+      converged = set_loop(cp, c, z, result, solution);
+    }
+  }
+  const bool settled_in_loop = converged && result.solved() && !stage_one_convex_;
+  std::vector<char> &active = active_, &next = next_;
+  std::vector<char>& best = best_;   // the solved set whose iterate has the least budget mismatch (QP8)
   // (QP14): the set did not settle (QP8) or (QP6) ended on a ray; z solves (QP6) with the constant budget
   // κ̄ = κ_c + gᵀz of its iterate, so the samples bracket a root of κ(τ(z(κ̄))) = κ̄.
   // Also where the loop settled on the convex stand-in's z, which is not the forward model's optimum.
@@ -452,6 +491,17 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     solution.stats.message = "phase I's active set did not settle in " + std::to_string(report_.budget_iterations) +
                              " iterations; budget off by " + mismatch + " N·s";
     ++solution.fallbacks;
+  }
+  // (QP19): what the loop settled on, for the next call on the same contacts.
+  if (options_.warm_start && settled_in_loop && nc > 0 && cp.keys.size() == static_cast<std::size_t>(nc)) {
+    kept_.keys.assign(cp.keys.begin(), cp.keys.end());
+    kept_.set = budget_set_;
+    kept_lcp_sizes_.fit(kept_.lcp, x_.size(), 1);
+    kept_.lcp = x_;
+  } else {
+    kept_.keys.clear();
+    kept_.set.clear();
+    kept_lcp_sizes_.fit(kept_.lcp, 0, 1);
   }
 
   // (QP15)'s certificate: (QP6) without the least-torque term, at Stage I's point.

@@ -178,15 +178,29 @@
 // so w = 0 stays feasible. The check above stays as the certificate: where the retry still leaves the
 // budget slack (A from a non-settled iterate, QP8), Stage I stands (a Fallback). Only as a retry, so that
 // calls Stage II answered already keep their answer. Not with copies (QP9), whose S_A is singular.
+//
+// The warm start across calls (QP19) [mine; seed 004 §4.6 warm-starts its no-slip solver from the last step]. A
+// controller calls the ID once per step on nearly the same problem, and where phase I's set settled on the same
+// contacts the last call's answer names both the set A to start the loop from and a complementary basis of
+// (QP6): the support of its [z; y]. Before Lemke on (QP6), the least-norm correction on that basis is tried
+// (contact/solvers/guessed_basis.hpp GB1) and accepted only by Lemke's own certificate (L6) at the same
+// tolerance: then the call makes 0 pivots, and its answer is an LCP solution Lemke would have accepted, on
+// the same optimal face (possibly another point of it, which Stage II's least ‖τ‖ then chooses among as
+// before). Kept only where the set loop itself settled on (QP6) (not by QP14's root, nor on the convex
+// stand-in), and used only on the same contacts (nc, ContactProblem::keys in order, the same LCP size).
+// A warm loop that does not settle on (QP6) is discarded and the call runs cold from the frictionless
+// impulses' set, as without the warm start: where the set cycles (QP8) every call is the cold one.
 #pragma once
 
 #include <limits>
 #include <vector>
 
+#include "contact/solvers/guessed_basis.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/forward_twin.hpp"
 #include "control/inverse_dynamics/friction_edges.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
+#include "control/inverse_dynamics/impulse_memory.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
 #include "control/inverse_dynamics/least_torque.hpp"
 
@@ -198,6 +212,7 @@ struct IdQpOptions {
   int friction_edges = 4;            // k of the pyramid, as max_dissipation's friction_edges (3 … 16)
   bool stage_two = true;             // false: Stage I alone (to measure the chatter Stage II removes)
   bool forward_twin = true;          // QP,μ: where Stage I did not settle, τ by Newton on the twin (QP16)
+  bool warm_start = true;            // start from the last call's settled set and (QP6) basis (QP19)
   LemkeOptions lemke;
 };
 
@@ -217,6 +232,9 @@ struct IdQpReport {
   double stage_one_residual = 0;     // QP,∞: ρ of (QP6) without the least-torque term at Stage I's point (QP15)
   bool twin_run = false, twin_accepted = false;   // (QP16): Newton on the forward twin tried / certified
   bool fully_driven = false;         // (QP17) answered the call (stage_two_*: its least squares)
+  bool warm_start_tried = false;     // (QP19): the last call's set and basis were tried
+  bool warm_start_used = false;      // (QP19): its basis met the certificate (Stage I's first solve: 0 pivots)
+  bool warm_start_discarded = false; // (QP19): the warm loop did not settle on (QP6); the call ran cold
 };
 
 class IdQp final : public InverseDynamicsSolver {
@@ -226,6 +244,8 @@ class IdQp final : public InverseDynamicsSolver {
   std::string_view name() const override { return options_.unbounded_friction ? "id_qp_noslip" : "id_qp_coulomb"; }
   void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) override;
   const IdQpReport& last_report() const { return report_; }
+  const PredictionMemory* memory() const override { return &kept_; }
+  void restore_memory(const PredictionMemory& memory) override { kept_ = memory; }
 
  private:
   /// κ(z) = κ_c + gᵀz of (QP5) on phase I's active set.
@@ -244,6 +264,10 @@ class IdQp final : public InverseDynamicsSolver {
   LemkeResult solve_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z);
   /// The forward phase I at the actuator impulse τ: κ(τ) = Σ p^I and its active set.
   double phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std::vector<char>& active);
+  /// The set loop (QP5, QP8) from phase I's set `active_`: Stage I solved into z and result, over the sets
+  /// it visits; true when phase I's set settled.
+  bool set_loop(const ContactProblem& cp, const Eigen::VectorXd& c, Eigen::VectorXd& z, LemkeResult& result,
+                InverseDynamicsSolution& solution);
   /// group_[c]: the first contact with c's rows of J, φ and μ (QP9); c itself if none.
   const std::vector<int>& duplicate_groups(const ContactProblem& cp);
   /// Stage II (QP3, QP7, QP9, QP10) from Stage I's p_ = B z and LCP (A_, q_, x_); p_: Stage II's on success.
@@ -304,6 +328,13 @@ class IdQp final : public InverseDynamicsSolver {
   std::vector<int> set_, copies_, free_, row_of_, facets_;
   std::vector<char> active_, next_, best_, has_friction_, active2_;
   std::size_t visited_count_ = 0;   // visited_'s first entries are this call's (the others kept for their storage)
+
+  // (QP19): what the last call settled on (keys, set, lcp; p_N unused), valid for the same contacts only;
+  // lcp empty: nothing kept. Part of restart points (memory()).
+  PredictionMemory kept_;
+  ParkedByShape<Eigen::VectorXd> kept_lcp_sizes_;
+  GuessedBasis guessed_;
+  bool try_kept_basis_ = false;   // the next non-convex (QP6) at a linearised budget tries kept_.x first
 };
 
 }  // namespace impetus

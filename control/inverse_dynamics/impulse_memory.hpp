@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <algorithm>
 #include <unordered_map>
+#include <vector>
 
 #include "contact/problem.hpp"
 
@@ -12,6 +13,11 @@ namespace impetus {
 
 struct PredictionMemory {
   std::unordered_map<ContactKey, double, ContactKeyHash> p_N;   // N·s, by contact
+  // id_qp_* (id_qp.hpp QP19): the last call whose set loop settled — its contacts in order (nc), phase I's
+  // set A on them (nc, 0/1) and [z; y] of its (QP6) (the LCP's size); all empty when there is none.
+  std::vector<ContactKey> keys;
+  std::vector<char> set;
+  Eigen::VectorXd lcp;
 
   /// guess (nc): the remembered p_N of each contact of `cp`, 0 where new.
   void guess(const ContactProblem& cp, Eigen::VectorXd& guess) const {

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "contact/solvers/guessed_basis.hpp"
 #include "contact/solvers/lemke.hpp"
 
 namespace impetus {
@@ -383,6 +384,70 @@ TEST(LcpResidual, MeasuresEachViolationRelativeToItsTerms) {
   EXPECT_EQ(lcp_residual(A, q, vector({std::nan(""), 0}), w), std::numeric_limits<double>::infinity());
   // Invariant under scaling the whole problem.
   EXPECT_NEAR(lcp_residual(1e6 * A, 1e3 * q, vector({0.5e-3, 0}), w), 0.5, 1e-12);
+}
+
+// (GB1) guessed_basis.hpp: a guess is accepted only when its basis solves the LCP (Lemke's certificate), and then
+// as the solution nearest the guess.
+TEST(GuessedBasis, AcceptsTheRightBasisAndRefusesAWrongOne) {
+  // A = I, q = (−1, 1): z = (1, 0), w = (0, 1). The guess z names the basis {0}: accepted, z exactly.
+  const Eigen::MatrixXd A = Eigen::MatrixXd::Identity(2, 2);
+  const Eigen::VectorXd q = vector({-1, 1});
+  GuessedBasis guessed;
+  Eigen::VectorXd x(2);
+  double residual = -1;
+  ASSERT_TRUE(guessed.solve(A, q, vector({0.7, 0}), 1e-6, x, residual));
+  EXPECT_EQ(x, vector({1, 0}));
+  EXPECT_EQ(residual, 0);
+  // The answer of q' = (1, −1), basis {1}: x = (0, 1) leaves w₀ = −1 < 0, refused.
+  EXPECT_FALSE(guessed.solve(A, q, vector({0, 1}), 1e-6, x, residual));
+  EXPECT_GT(residual, 1e-6);
+  // No guess (nothing basic) is no warm start.
+  EXPECT_FALSE(guessed.solve(A, q, vector({0, 0}), 1e-6, x, residual));
+}
+
+TEST(GuessedBasis, OnASingularBasisTakesTheSolutionNearestTheGuess) {
+  // A = [1 1; 1 1], q = (−2, −2): every z ≥ 0 with z₀ + z₁ = 2 solves it. From the guess (1.5, 0.7) the least-norm
+  // correction solves A δ = −(A z̃ + q) = (−0.2, −0.2) by δ = (−0.1, −0.1): x = (1.4, 0.6), the solution nearest
+  // the guess (the last step's force distribution kept).
+  Eigen::MatrixXd A(2, 2);
+  A << 1, 1, 1, 1;
+  GuessedBasis guessed;
+  Eigen::VectorXd x(2);
+  double residual = -1;
+  ASSERT_TRUE(guessed.solve(A, vector({-2, -2}), vector({1.5, 0.7}), 1e-6, x, residual));
+  EXPECT_NEAR(x[0], 1.4, 1e-14);
+  EXPECT_NEAR(x[1], 0.6, 1e-14);
+  EXPECT_LE(residual, 1e-14);
+}
+
+TEST(GuessedBasis, LemkesOwnAnswerIsAcceptedOnRandomProblems) {
+  // PSD rank-deficient LCPs (A = BᵀB, B 3×n): Lemke's certified z, given back as the guess, names a basis that
+  // solves the LCP, so it is accepted at the same tolerance; a solution of another q is refused unless it
+  // also meets the certificate for this q (checked directly).
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal;
+  LemkeSolver lemke;
+  GuessedBasis guessed;
+  int accepted = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const int n = 4 + trial % 6;
+    Eigen::MatrixXd B(3, n);
+    for (int i = 0; i < B.size(); ++i) B.data()[i] = normal(rng);
+    const Eigen::MatrixXd A = B.transpose() * B + 1e-3 * Eigen::MatrixXd::Identity(n, n);
+    Eigen::VectorXd q(n), q2(n), z = Eigen::VectorXd::Zero(n), z2 = Eigen::VectorXd::Zero(n), x(n), w(n);
+    for (int i = 0; i < n; ++i) q[i] = normal(rng), q2[i] = normal(rng);
+    ASSERT_TRUE(lemke.solve(A, q, z).solved());
+    ASSERT_TRUE(lemke.solve(A, q2, z2).solved());
+    double residual = -1;
+    if (z.lpNorm<Eigen::Infinity>() > 0) {
+      EXPECT_TRUE(guessed.solve(A, q, z, 1e-6, x, residual)) << "trial " << trial << " ρ " << residual;
+      ++accepted;
+    }
+    if (guessed.solve(A, q, z2, 1e-6, x, residual)) {
+      EXPECT_LE(lcp_residual(A, q, x, w), 1e-6) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(accepted, 25);
 }
 
 }  // namespace

@@ -12,12 +12,14 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
 #include <numbers>
 
 #include "control/inverse_dynamics/id_lcp_noslip.hpp"
+#include "contact/factory.hpp"
 #include "control/inverse_dynamics/id_qp.hpp"
 #include "dynamics/kinematics.hpp"
 #include "sim/control_recorder.hpp"
@@ -44,6 +46,10 @@ const double kStandingHeight = 0.005 + 0.077 * std::sin(0.8) + 0.1 * std::sin(2.
 constexpr double kJointVelocityTolerance = 1e-4;
 // Predicted normal impulses against the simulator's: 1 % (the issue), where they are unique.
 constexpr double kNormalImpulseRelative = 0.01;
+// Two certified answers of id_qp from different Stage I points on one face (id_qp.hpp QP19: a warm and a cold call),
+// relative to their largest entry, where Stage II's minimiser is unique: its tie-break's ε (1e-10 relative) and
+// the least squares' round-off at condition 1/√ε (~1e-11); a hundred times that (as kSameMinimiser below).
+constexpr double kSameAnswer = 1e-8;
 
 // The forward max_dissipation solved to its interior point's tightest tolerances: at the default 1e-8
 // (relative to its scaled problem) a foot's p_N is off by ~4e-6 N·s on this robot (measured against
@@ -470,11 +476,10 @@ TEST(IndeterminateContact, StageTwoKeepsTorqueContinuous) {
   // Four feet down: the impulses are indeterminate (12 components, rank 6). Stage II's least-‖τ‖ choice
   // over a feasible set that moves continuously with the state (id_qp.hpp QP7) must not add chatter to
   // Stage I's τ. (Its former face, cut by which multipliers exceeded 1e-6, raised max |dτ/dt| from 0.593
-  // to 0.756 N·m/s here.) stage_two="false" is Stage I alone and cold — IdQp carries nothing between calls and
-  // Lemke starts every solve from z = 0 (there is no warm start to switch off, unlike id_lcp_noslip's
-  // principal pivoting below). In this hold its vertex does not switch, so the paper's five orders have
-  // nothing to act on (measured: ratio 1.006).
-  const double stage_one = max_torque_rate(kTwins[2], R"(stage_two="false")");
+  // to 0.756 N·m/s here.) stage_two="false" warm_start="false" is Stage I alone and cold: Lemke starts every
+  // solve from z = 0 and the set loop from the frictionless impulses' set (no QP19). In this hold its vertex
+  // does not switch, so the paper's five orders have nothing to act on (measured: ratio 1.006).
+  const double stage_one = max_torque_rate(kTwins[2], R"(stage_two="false" warm_start="false")");
   const double stage_two = max_torque_rate(kTwins[2], R"(stage_two="true")");
   RecordProperty("stage_one_max_dtau_dt", std::to_string(stage_one));
   RecordProperty("stage_two_max_dtau_dt", std::to_string(stage_two));
@@ -569,6 +574,197 @@ TEST(IndeterminateContact, StageTwoKeepsNoSlipTorqueContinuous) {
   std::printf("id_lcp_noslip max |dτ/dt| over 1 s: vertex (cold) %.4g N·m/s, Stage II %.4g N·m/s, ratio %.3g\n",
               vertex, stage_two, vertex / stage_two);
   EXPECT_GT(vertex / stage_two, 100.0);
+}
+
+/// The island problem of the step just taken as its controller's call saw it: the island's v* carries the τ
+/// applied in the step, the call's did not (ID2). Its M is the stepper's: valid until the next step.
+ContactProblem without_applied_torque(const StepData& data, const std::vector<int>& actuated) {
+  ContactProblem free = data.problems.at(0);
+  Eigen::VectorXd Pt_tau = Eigen::VectorXd::Zero(free.nv), dv;
+  for (std::size_t a = 0; a < actuated.size(); ++a) Pt_tau[actuated[a]] = data.control.at(0).tau[a];
+  free.solve_M(Pt_tau, dv);
+  free.v_star -= dv;
+  return free;
+}
+
+/// Runs the quadruped under `twin`'s controller and scene (`raised` legs up, `motion`) and calls `call` after every
+/// step with contact with that step's island problem (valid during the call only: its M is the stepper's), the
+/// controller's driven coordinates and its q̇_target: the calls a control loop makes, in order.
+void for_each_quadruped_call(const Twin& twin, const char* raised, const std::string& motion, int steps,
+                             const std::function<void(const InverseDynamicsProblem&)>& call) {
+  const World world = load_scene_string(quadruped_scene(twin, 1.0, "0 0 -9.81", raised, motion), kSceneFile);
+  Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
+  State state = world.initial;
+  const ControllerSpec& spec = world.model.controllers.at(0);
+  const MultibodyModel& mb = world.model.multibody;
+  InverseDynamicsProblem id;
+  for (int link : spec.links) id.actuated.push_back(mb.links[link].joint.v_index - mb.trees[spec.tree].v_offset);
+  for (int k = 0; k < steps; ++k) {
+    stepper.step(state);
+    const StepData& data = stepper.data();
+    if (data.problems.empty() || data.problems.at(0).nc == 0) continue;
+    const ContactProblem free = without_applied_torque(data, id.actuated);
+    id.contact = &free;
+    id.qd_des = data.control.at(0).call.qd_target;
+    call(id);
+  }
+}
+
+/// |P v⁺ − q̇_des|∞ of `twin`'s forward model (at its tightest tolerances) with the ID's τ applied.
+double forward_velocity_error(const Twin& twin, const InverseDynamicsProblem& id, const Eigen::VectorXd& tau) {
+  ContactProblem applied = *id.contact;
+  Eigen::VectorXd Pt_tau = Eigen::VectorXd::Zero(applied.nv), dv;
+  for (std::size_t a = 0; a < id.actuated.size(); ++a) Pt_tau[id.actuated[a]] = tau[a];
+  applied.solve_M(Pt_tau, dv);
+  applied.v_star += dv;
+  ContactResult forward;
+  make_contact_model(twin.model, {{"friction", "pyramid"}, {"tolerance", "1e-12"}, {"gap_tolerance", "1e-14"}})
+      ->solve(applied, forward);
+  double error = 0;
+  for (std::size_t a = 0; a < id.actuated.size(); ++a)
+    error = std::max(error, std::abs(forward.v_plus[id.actuated[a]] - id.qd_des[a]));
+  return error;
+}
+
+TEST(IdQpWarmStart, AgreesWithTheColdCallAlongARunAndIsARightInverse) {
+  // (id_qp.hpp QP19) A warm IdQp carried along the calls of a run and a cold one (warm_start = false) on each
+  // call, every foot stuck and the body swaying sideways. Where τ is unique (QP,μ on four and on two diagonal
+  // feet, QP,∞ on two) both answers are Stage II's least ‖τ‖ over the same face: τ and the predicted impulses
+  // agree to the tie-break's ε and the least squares' round-off (as StageTwoHandlesExactlyDuplicatedContacts),
+  // and both are right inverses of the twin. QP,∞ on four feet keeps squeezes up to μ_∞ = 100 in its face, and
+  // Stage II's slab (QP7) is centred on Stage I's point: a warm and a cold Stage I pick different points of the
+  // face and Stage II then different τ (measured: up to 19 % of ‖τ‖, the warm one the smaller where both
+  // Stage IIs are accepted; the cold one's Stage II is refused on 4 of the 30 calls, the warm one's on none).
+  // There the warm call must not meet q̇_des worse than the cold one.
+  struct Case {
+    const Twin& twin;
+    const char* raised;
+    bool unique;   // τ is unique (see above)
+  };
+  for (const Case& sequence : {Case{kTwins[2], "", true}, Case{kTwins[2], "LF RH", true}, Case{kTwins[3], "LF RH", true},
+                               Case{kTwins[3], "", false}}) {
+      const Twin& twin = sequence.twin;
+      const char* raised = sequence.raised;
+      SCOPED_TRACE(twin.controller + " raised '" + raised + "'");
+      IdQpOptions options;
+      options.unbounded_friction = twin.controller == "id_qp_noslip";
+      IdQp warm(options);
+      options.warm_start = false;
+      InverseDynamicsSolution w, c;
+      double tau_difference = 0, impulse_difference = 0, warm_error = 0, cold_error = 0;
+      int used = 0, calls = 0;
+      for_each_quadruped_call(twin, raised, kLateralSway, 30, [&](const InverseDynamicsProblem& id) {
+        const int k = calls++;
+        IdQp cold(options);
+        warm.solve(id, w);
+        cold.solve(id, c);
+        ASSERT_NE(w.stats.status, SolveStatus::Failed) << "call " << k << ": " << w.stats.message;
+        ASSERT_NE(c.stats.status, SolveStatus::Failed) << "call " << k << ": " << c.stats.message;
+        EXPECT_FALSE(cold.last_report().warm_start_tried);
+        if (warm.last_report().warm_start_used) {
+          ++used;
+          if (warm.last_report().budget_iterations == 1) {   // the kept set settled at once: no pivot at all
+            EXPECT_EQ(warm.last_report().stage_one_pivots, 0) << "call " << k;
+          }
+        }
+        tau_difference = std::max(tau_difference, (w.tau - c.tau).cwiseAbs().maxCoeff() / c.tau.cwiseAbs().maxCoeff());
+        impulse_difference =
+            std::max(impulse_difference, (w.p_N - c.p_N).cwiseAbs().maxCoeff() / c.p_N.cwiseAbs().maxCoeff());
+        warm_error = std::max(warm_error, forward_velocity_error(twin, id, w.tau));
+        cold_error = std::max(cold_error, forward_velocity_error(twin, id, c.tau));
+      });
+      ASSERT_GT(calls, 20);
+      std::printf("%s raised '%s': %d of %zu calls on the kept basis; max relative |Δτ| %.3g, |Δp_N| %.3g; "
+                  "|P v⁺ − q̇_des| warm %.3g, cold %.3g rad/s\n",
+                  twin.controller.c_str(), raised, used, static_cast<std::size_t>(calls), tau_difference, impulse_difference,
+                  warm_error, cold_error);
+      EXPECT_GT(used, 0);
+      if (sequence.unique) {
+        EXPECT_LT(warm_error, kJointVelocityTolerance);
+        EXPECT_LT(cold_error, kJointVelocityTolerance);
+        EXPECT_LT(tau_difference, kSameAnswer);
+        EXPECT_LT(impulse_difference, kSameAnswer);
+      } else {
+        EXPECT_LE(warm_error, cold_error + kJointVelocityTolerance);
+      }
+  }
+}
+
+TEST(IdQpWarmStart, IsRejectedWhereTheKeptBasisIsNotTheAnswer) {
+  // The standing quadruped held (q̇_des = 0), solved twice: the second call is on the kept basis (0 pivots).
+  // Then (a) the same contacts in another order (another contact set by ContactProblem::keys): not tried, the
+  // call is the cold one to the bit; (b) the same contacts with the body thrown upward at 1 m/s: the feet
+  // separate, the kept basis (every foot loaded) misses the certificate, and the answer is the cold one's
+  // (no impulse), certified.
+  // QP,∞ on two diagonal feet: on four its set loop does not settle here (the budget's root, QP14), and nothing is kept.
+  for (const auto& [twin, raised] : {std::pair{kTwins[2], ""}, std::pair{kTwins[3], "LF RH"}}) {
+    SCOPED_TRACE(twin.controller);
+    const World world = load_scene_string(quadruped_scene(twin, 1.0, "0 0 -9.81", raised, R"(kp="100" kd="20")"), kSceneFile);
+    Stepper stepper(world.model, world.model.physics.contact_model, world.model.physics.dt);
+    State state = world.initial;
+    stepper.step(state);
+    InverseDynamicsProblem id;
+    const MultibodyModel& mb = world.model.multibody;
+    const ControllerSpec& spec = world.model.controllers.at(0);
+    for (int link : spec.links) id.actuated.push_back(mb.links[link].joint.v_index - mb.trees[spec.tree].v_offset);
+    id.qd_des = Eigen::VectorXd::Zero(static_cast<int>(id.actuated.size()));
+    const ContactProblem standing = without_applied_torque(stepper.data(), id.actuated);
+    const int nc = standing.nc;
+    ASSERT_EQ(nc, std::string(raised).empty() ? 4 : 2);
+    IdQpOptions options;
+    options.unbounded_friction = twin.controller == "id_qp_noslip";
+    IdQp warm(options);
+    options.warm_start = false;
+    InverseDynamicsSolution first, again, cold_answer, w;
+    id.contact = &standing;
+    warm.solve(id, first);
+    EXPECT_FALSE(warm.last_report().warm_start_tried);
+    warm.solve(id, again);
+    EXPECT_TRUE(warm.last_report().warm_start_used) << again.stats.message;
+    EXPECT_EQ(warm.last_report().stage_one_pivots, 0);
+    EXPECT_LT((again.tau - first.tau).cwiseAbs().maxCoeff(), kSameAnswer * first.tau.cwiseAbs().maxCoeff());
+
+    // (a) The contacts reversed: rows, gaps, μ and keys.
+    ContactProblem reversed = standing;
+    std::vector<int> order;
+    for (int r = nc - 1; r >= 0; --r) order.push_back(r);
+    const auto permute_rows = [&](const SparseRows& X) {
+      SparseRows Y(X.rows(), X.cols());
+      for (int r = 0; r < X.rows(); ++r)
+        for (SparseRows::InnerIterator it(X, order[r]); it; ++it) Y.insert(r, it.col()) = it.value();
+      Y.makeCompressed();
+      return Y;
+    };
+    reversed.N = permute_rows(standing.N);
+    reversed.S = permute_rows(standing.S);
+    reversed.T = permute_rows(standing.T);
+    for (int r = 0; r < nc; ++r) {
+      reversed.phi[r] = standing.phi[order[r]];
+      reversed.mu[r] = standing.mu[order[r]];
+      reversed.keys[r] = standing.keys[order[r]];
+    }
+    id.contact = &reversed;
+    warm.solve(id, w);
+    EXPECT_FALSE(warm.last_report().warm_start_tried);
+    IdQp(options).solve(id, cold_answer);
+    EXPECT_TRUE(w.tau == cold_answer.tau && w.p_N == cold_answer.p_N) << "not the cold call's answer";
+
+    // (b) Thrown upward: v* of the floating base's z (q, v layout: base linear velocity first, models/quadruped).
+    warm.solve(id, w);   // warm again on the reversed contacts
+    ContactProblem thrown = reversed;
+    thrown.v_star[2] += 1.0;
+    id.contact = &thrown;
+    warm.solve(id, w);
+    EXPECT_TRUE(warm.last_report().warm_start_tried);
+    EXPECT_FALSE(warm.last_report().warm_start_used);
+    ASSERT_NE(w.stats.status, SolveStatus::Failed) << w.stats.message;
+    EXPECT_LE(w.stats.residual, LemkeOptions{}.tolerance);
+    IdQp(options).solve(id, cold_answer);
+    EXPECT_EQ(w.p_N.cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_EQ(cold_answer.p_N.cwiseAbs().maxCoeff(), 0.0);
+    EXPECT_LT((w.tau - cold_answer.tau).cwiseAbs().maxCoeff(), kSameAnswer * cold_answer.tau.cwiseAbs().maxCoeff());
+    EXPECT_LT(forward_velocity_error(twin, id, w.tau), kJointVelocityTolerance);
+  }
 }
 
 class LinksStance : public ::testing::TestWithParam<int> {};

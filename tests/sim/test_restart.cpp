@@ -1,7 +1,7 @@
 // Restart points (sim/restart_point.hpp): the State with the stepper's memory (Stepper::memory) is all a step
 // depends on, so a run resumed mid-way from one — written to a file and read back — continues bit for bit
 // as the uninterrupted run, under every contact model (the ECP's body–plane warm starts included) and with
-// controllers (held and lagged τ, ∫e, the impulses id_sensed reads two steps late, the ID warm start).
+// controllers (held and lagged τ, ∫e, the impulses id_sensed reads two steps late, the ID warm starts).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,9 +22,10 @@ bool same_bits(const State& a, const State& b) {
 
 /// `before` steps, a restart point through a file, `after` steps more; returns the point taken.
 RestartPoint step_through_file(const WorldModel& model, Stepper& stepper, State& state, int before, int after,
-                               const std::string& file) {
+                               const std::string& file, StepperMemory* written = nullptr) {
   for (int i = 0; i < before; ++i) stepper.step(state);
   write_restart_point(file, {state, stepper.memory()});
+  if (written) *written = stepper.memory();
   for (int i = 0; i < after; ++i) stepper.step(state);
   return read_restart_point(file, model);
 }
@@ -87,6 +88,8 @@ TEST(Restart, AResumedRunWithControllersIsBitIdenticalAndNeedsTheControlMemory) 
       {"stewart_trinkle", R"(<controller type="id_sensed" sensed_lag="2" rate="2" lag="1" kp="100" kd="20" ki="50"/>)", true},
       {"no_slip", R"(<controller type="id_lcp_noslip" kp="100" kd="20" ki="5"/>)", false},
       {"stewart_trinkle", R"(<controller type="pid" rate="3" lag="2" kp="2" kd="0.1" ki="5"/>)", true},
+      // id_qp_coulomb starts from its last settled set and (QP6) basis (id_qp.hpp QP19).
+      {"max_dissipation", R"(<controller type="id_qp_coulomb" kp="100" kd="20" ki="5"/>)", false},
   };
   constexpr int kBefore = 151, kAfter = 100;   // the feet carry the body from the first steps on
   const test::TempDir dir("restart_control");
@@ -94,7 +97,9 @@ TEST(Restart, AResumedRunWithControllersIsBitIdenticalAndNeedsTheControlMemory) 
     const World world = load_scene_string(standing_quadruped(c.model, c.controller), dir.path() + "/quad.xml");
     Stepper whole(world.model, c.model, world.model.physics.dt);
     State state = world.initial;
-    const RestartPoint point = step_through_file(world.model, whole, state, kBefore, kAfter, dir.path() + "/quad.restart");
+    StepperMemory written;
+    const RestartPoint point =
+        step_through_file(world.model, whole, state, kBefore, kAfter, dir.path() + "/quad.restart", &written);
     const ControlMemory& control = point.memory.control;
     ASSERT_EQ(control.slots.size(), 1u);
     EXPECT_EQ(control.step, kBefore);
@@ -105,6 +110,12 @@ TEST(Restart, AResumedRunWithControllersIsBitIdenticalAndNeedsTheControlMemory) 
     }
     if (c.controller.find("id_lcp_noslip") != std::string::npos) {
       EXPECT_FALSE(control.slots[0].controller.prediction.p_N.empty());
+    }
+    if (c.controller.find("id_qp_") != std::string::npos) {   // its kept basis, read back to the bit
+      const PredictionMemory &read = control.slots[0].controller.prediction,
+                             &kept = written.control.slots[0].controller.prediction;
+      EXPECT_GT(read.lcp.size(), 0);
+      EXPECT_TRUE(read.keys == kept.keys && read.set == kept.set && read.lcp == kept.lcp);
     }
 
     Stepper resumed(world.model, c.model, world.model.physics.dt);

@@ -10,7 +10,9 @@
 // driven joints holding the pose). n < 4 keeps the first n feet; n ≥ 4 gives each foot n/4 copies of its
 // contact ("contacts added per foot", Fig. 19) — exactly redundant rows, the degenerate case
 // FIND-INDICES, principal pivoting and Lemke's regularisation exist for. Each iteration is one call of
-// the variant's solver on that problem (warm starts carry over between calls, as from step to step).
+// the variant's solver on that problem (warm starts carry over between calls, as from step to step: for
+// id_qp_* the last call's settled set and (QP6) basis, id_qp.hpp QP19, which on the repeated problem is the
+// answer; id_qp_*_cold are the same with IdQpOptions::warm_start = false, every call from the start).
 // Reported: the mean (Google Benchmark's time) and, as counters, the median and 95th percentile of the
 // per-call wall time in µs, and the solver status of the last call.
 #include <benchmark/benchmark.h>
@@ -112,6 +114,17 @@ std::unique_ptr<InverseDynamicsSolver> make(int variant) {
       o.stage_two = false;
       return std::make_unique<IdLcpNoSlip>(o);
     }
+    case 5: {
+      IdQpOptions o;
+      o.warm_start = false;
+      return std::make_unique<IdQp>(o);
+    }
+    case 6: {
+      IdQpOptions o;
+      o.unbounded_friction = true;
+      o.warm_start = false;
+      return std::make_unique<IdQp>(o);
+    }
     default: {
       IdQpOptions o;
       o.unbounded_friction = true;
@@ -150,6 +163,9 @@ BENCHMARK_CAPTURE(BM_InverseDynamics, id_lcp_noslip_stage_one, 4)->RangeMultipli
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_lcp_coulomb, 1)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_qp_coulomb, 2)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_InverseDynamics, id_qp_noslip, 3)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
+// The same without the warm start (QP19): the cost of a call whose last basis is not the answer.
+BENCHMARK_CAPTURE(BM_InverseDynamics, id_qp_coulomb_cold, 5)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_InverseDynamics, id_qp_noslip_cold, 6)->RangeMultiplier(2)->Range(1, 128)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
