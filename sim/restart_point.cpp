@@ -207,9 +207,11 @@ RestartPoint read_restart_point(const std::string& path, const WorldModel& model
   State& state = point.state;
   WarmStartMemory& warm = point.memory.warm_start;
   ControlMemory& control = point.memory.control;
+  long version = 0;   // 1: written before id_qp_* kept a basis (QP19); its controllers resume cold
   {
     r.line();
-    for (const char* word : {"impetus", "restart", "point", "2"}) r.expect(word);
+    for (const char* word : {"impetus", "restart", "point"}) r.expect(word);
+    version = r.integer(1, 2);
     r.end();
   }
   r.line();
@@ -292,6 +294,7 @@ RestartPoint read_restart_point(const std::string& path, const WorldModel& model
       slot.controller.prediction.p_N[key] = r.real();
       r.end();
     }
+    if (version < 2) continue;
     PredictionMemory& basis = slot.controller.prediction;
     r.line();
     r.expect("basis");

@@ -5,7 +5,8 @@
 //
 // The file is text, one record a line, each starting with its name; every number is printed with 17
 // significant digits, which a double reads back to the same bits:
-//   impetus restart point 2                     (2: with id_qp_*'s basis lines; a version-1 file is refused)
+//   impetus restart point 2                     (2: with id_qp_*'s basis lines; a version-1 file, without them, is read
+//                                               and its id_qp_* controllers' first call runs cold)
 //   t T
 //   q NQ q_1 … q_NQ
 //   v NV v_1 … v_NV

@@ -133,6 +133,48 @@ TEST(Restart, AResumedRunWithControllersIsBitIdenticalAndNeedsTheControlMemory) 
   }
 }
 
+TEST(Restart, AVersionOneFileIsReadWithoutTheIdQpBasisAndAnUnknownVersionIsRefused) {
+  // Version 1 was written before id_qp_* kept its settled basis (QP19): such a file is the version-2 one
+  // without the basis and lcp lines. It is read, every other record as written, and the controller resumes
+  // cold (its first call pivots as a fresh one).
+  const test::TempDir dir("restart_version");
+  const World world = load_scene_string(
+      standing_quadruped("max_dissipation", R"(<controller type="id_qp_coulomb" kp="100" kd="20" ki="5"/>)"),
+      dir.path() + "/quad.xml");
+  Stepper stepper(world.model, "max_dissipation", world.model.physics.dt);
+  State state = world.initial;
+  const std::string file = dir.path() + "/quad.restart";
+  const RestartPoint v2 = step_through_file(world.model, stepper, state, 20, 0, file);
+  ASSERT_GT(v2.memory.control.slots.at(0).controller.prediction.lcp.size(), 0);
+  std::ifstream in(file);
+  std::string line, v1_text, v3_text;
+  std::getline(in, line);
+  ASSERT_EQ(line, "impetus restart point 2");
+  v1_text = "impetus restart point 1\n";
+  v3_text = "impetus restart point 3\n";
+  while (std::getline(in, line)) {
+    v3_text += line + "\n";
+    if (line.rfind("basis", 0) != 0 && line.rfind("lcp", 0) != 0) v1_text += line + "\n";
+  }
+  const RestartPoint v1 = read_restart_point(dir.write("v1.restart", v1_text), world.model);
+  EXPECT_TRUE(same_bits(v1.state, v2.state));
+  const ControllerMemory &old_memory = v1.memory.control.slots.at(0).controller,
+                         &new_memory = v2.memory.control.slots.at(0).controller;
+  EXPECT_TRUE(old_memory.prediction.keys.empty() && old_memory.prediction.lcp.size() == 0);
+  EXPECT_EQ(old_memory.integral, new_memory.integral);
+  Stepper resumed(world.model, "max_dissipation", world.model.physics.dt);
+  State resumed_state = v1.state;
+  resumed.restore(v1.memory);
+  for (int i = 0; i < 10; ++i) resumed.step(resumed_state);
+  EXPECT_TRUE(resumed_state.q.allFinite());
+  try {
+    read_restart_point(dir.write("v3.restart", v3_text), world.model);
+    ADD_FAILURE() << "a restart point of an unknown version was read";
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.line(), 1) << e.what();
+  }
+}
+
 TEST(Restart, AFileOfAnotherSceneOrCutShortIsRefusedWithItsLine) {
   const test::TempDir dir("restart_refusal");
   test::SceneRun box("box_slide.xml");
