@@ -43,6 +43,12 @@ std::unique_ptr<ContactWorkspace> NoSlipModel::make_workspace() const {
 void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
   Workspace& ws = static_cast<Workspace&>(workspace);
   const double tau_G = options_.equality_dependence_tolerance;
+  if (options_.single_contact_closed_form && problem.nc == 1 && problem.nl == 0 &&
+      ws.single_.solve(problem, std::min(options_.stick_gap, problem.touch_margin), tau_G, options_.projection,
+                       result.v_plus)) {
+    take_single_contact(ws.single_, result);
+    return;
+  }
   attempt(problem, tau_G, result, ws);
   // A result certified on every row needs no retry; one that (NS7) certified through a dropped row's backward
   // error is retried too, and gives way only to a retry certified on every row.
@@ -65,6 +71,37 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, Co
     return;
   }
   result = ws.first_;
+}
+
+void NoSlipModel::take_single_contact(const NoSlipSingleContact& single, ContactResult& result) const {
+  // The result and report attempt() would give for the same answer: G = [S; T] at positions 0, 1 when the contact
+  // sticks, N active when p_N > 0, no pivot.
+  result.p_N.resize(1);
+  result.p_S.resize(1);
+  result.p_T.resize(1);
+  result.p_N[0] = single.p[0];
+  result.p_S[0] = single.p[1];
+  result.p_T[0] = single.p[2];
+  result.p_L.resize(0);
+  result.clear_implicit();
+  result.stats.status = SolveStatus::Solved;
+  result.stats.iterations = 0;
+  result.stats.attempts = 1;
+  result.stats.regularization = 0;
+  result.stats.residual = std::max(single.residual, single.equality_residual / single.velocity_scale);
+  result.stats.message.clear();
+  NoSlipReport& report = result.report_slot<NoSlipReport>();
+  report.indices.s_position.assign(1, single.sticks ? 0 : -1);
+  report.indices.t_position.assign(1, single.sticks ? 1 : -1);
+  report.indices.rank = single.sticks ? 2 : 0;
+  report.indices.tried = single.sticks ? 2 : 0;
+  report.projection = {};
+  report.projection.pivoting.iterations = 1;
+  report.projection.pivoting.active = single.p[0] > 0 ? 1 : 0;
+  report.projection.pivoting.velocity_scale = single.velocity_scale;
+  report.projection.residual = single.residual;
+  report.equality_residual = single.equality_residual;
+  report.dropped_row_backward_error = 0;
 }
 
 void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const {

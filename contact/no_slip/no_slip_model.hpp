@@ -52,6 +52,9 @@
 //      once more with FIND-INDICES at τ_G = kNoSlipRetryDependence: a row kept just above τ_G can
 //      leave G so ill-conditioned that v⁺ is wrong with G v⁺ = 0 to roundoff. The retry is kept only
 //      when Solved with the certificate met on every no-slip row, dropped ones included.
+//   0. One contact and no joint limit: first in closed form on the 3×3 Delassus matrix (single_contact.hpp,
+//      SC1–SC3), before FIND-INDICES; kept when it meets the certificate of step 3a–3b (Solved, no pivot, the
+//      report's rank 2 and one active row or none), otherwise steps 1–4 unchanged.
 // Errata used: E3/E6 (sign and Δt·f of (39)/(54)), E4/E7 ((56)–(57) mean the top-left block of the
 // inverse KKT matrix), E11 (line 28: w ← w†), P8 (index bookkeeping), P7 (Algorithm 1 cycles:
 // detected, capped, fallback).
@@ -68,6 +71,7 @@
 #include <memory>
 
 #include "contact/contact_model.hpp"
+#include "contact/no_slip/single_contact.hpp"
 #include "contact/solvers/find_indices.hpp"
 #include "contact/solvers/unilateral_projection.hpp"
 
@@ -92,6 +96,12 @@ struct NoSlipOptions {
   /// (atlas), 0, max ρ 4e-7. A dropped row is violated by at most sinθ·‖c‖_{W⁻¹}·‖v⁺‖_W, which
   /// the report's equality_residual and the result's residual carry.
   double equality_dependence_tolerance = 1e-10;
+
+  // For programs (benchmarks, tests), not a scene attribute:
+  /// An island of one contact and no joint limit is solved in closed form on its 3×3 Delassus matrix
+  /// (single_contact.hpp), kept only when it meets the general path's certificate; false sends it to the
+  /// general path like every other island (tests compare the two).
+  bool single_contact_closed_form = true;
 
   /// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.
   static NoSlipOptions parse(const ModelOptions& options);
@@ -134,7 +144,10 @@ class NoSlipModel final : public ContactModel {
     ContactResult first_;           // the first attempt's result while (NS5) retries
     VectorView row_scratch_{nullptr, 0};   // W⁻¹cᵀ of (NS7), grow-only
     Eigen::VectorXd row_scratch_storage_;
+    NoSlipSingleContact single_;    // one contact (single_contact.hpp)
   };
+  /// Step 0's answer as the model's result and report.
+  void take_single_contact(const NoSlipSingleContact& single, ContactResult& result) const;
   /// Steps 1–3 with FIND-INDICES at τ_G.
   void attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const;
   /// (NS7) e_W = |c v⁺| / (‖c‖_{W⁻¹} ‖v⁺‖_W) of a dropped row c slipping at `slip` = |c v⁺|.

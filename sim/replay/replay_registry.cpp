@@ -306,17 +306,17 @@ const std::vector<ReplayInfo>& replay_list() {
                                                   "pid", "id_sensed", "id_sensed_lag2"};
     return std::vector<ReplayInfo>{
         {"links_stance", "seed 004: LINKS standing still at init.xml's pose (Σ f_N = 47.088 N)",
-         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 2.0, 9},
+         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 2.0, 10},
         // On the height map the planner's feet and base follow a flat ground at the map's mid-height.
         {"links_trot", "seed 004: LINKS trotting the paper's waypoints at 20 cm/s (gait 0.3 s, duty 0.75, 1.5 cm steps)",
-         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 30.0, 15},
+         {"flat_noslip", "flat", "compliant_noslip", "compliant", "height_map"}, controllers, {}, 30.0, 16},
         {"arm7_grasp", "seed 004: arm7_hand holding a 6000 kg/m³ box through q_des = π/2 − 0.1(1 − cos 10t)",
-         {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 8},
+         {"box_noslip", "box_mu1"}, controllers, {}, 3.0, 9},
         {"seed000_grasp", "seed 000 Table I: two fingers squeezing two boxes against gravity, dt 0.01 s, 1000 steps",
          {"none"}, {"none"}, {"no_slip", "stewart_trinkle", "no_slip:lemke"}, 10.0, 1},
         {"seed000_walk", "seed 000 Tables II-III: LINKS trotting 10 s on the height map, principal pivoting vs Lemke",
          {"height_map"}, {"pid"},
-         {"no_slip:principal_pivoting", "no_slip:lemke", "viscous:principal_pivoting", "viscous:lemke"}, 10.0, 4},
+         {"no_slip:principal_pivoting", "no_slip:lemke", "viscous:principal_pivoting", "viscous:lemke"}, 10.0, 5},
     };
   }();
   return list;
