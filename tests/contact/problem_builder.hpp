@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <deque>
+#include <random>
 #include <vector>
 
 #include "contact/problem.hpp"
@@ -117,6 +118,32 @@ inline Eigen::MatrixXd box_inertia(double m, const Eigen::Vector3d& h) {
   M(4, 4) = m / 3 * (h.x() * h.x() + h.z() * h.z());
   M(5, 5) = m / 3 * (h.x() * h.x() + h.y() * h.y());
   return M;
+}
+
+/// One contact between a random box and the ground (or a second random box), random frame at a random point,
+/// v* of ~1 m/s, φ in ±1 mm (exactly 0 one time in four), μ = mu() (drawn after φ): the random problems of
+/// the one-contact paths' tests (stewart_trinkle, no_slip).
+template <class Mu>
+const ContactProblem& random_one_contact(ProblemBuilder& builder, std::mt19937& rng, Mu&& mu) {
+  std::uniform_real_distribution<double> U(-1, 1), mass(0.05, 50), half(0.02, 1);
+  const bool two_bodies = rng() % 2 == 0;
+  const int bodies = two_bodies ? 2 : 1;
+  for (int k = 0; k < bodies; ++k)
+    builder.add_system(box_inertia(mass(rng), Eigen::Vector3d(half(rng), half(rng), half(rng))));
+  const Eigen::Matrix3d frame = Eigen::Quaterniond(U(rng), U(rng), U(rng), U(rng)).normalized().toRotationMatrix();
+  const int nv = 6 * bodies;
+  const Eigen::Vector3d r1(U(rng), U(rng), U(rng)), r2(U(rng), U(rng), U(rng));
+  auto row = [&](const Eigen::Vector3d& d) {
+    Eigen::RowVectorXd out = Eigen::RowVectorXd::Zero(nv);
+    out.head(6) = box_row(r1, d);
+    if (two_bodies) out.tail(6) = -box_row(r2, d);
+    return out;
+  };
+  const double phi = rng() % 4 == 0 ? 0.0 : 1e-3 * U(rng);
+  builder.contact(row(frame.col(0)), row(frame.col(1)), row(frame.col(2)), phi, mu());
+  Eigen::VectorXd v_star(nv);
+  for (int j = 0; j < nv; ++j) v_star[j] = U(rng);
+  return builder.build(v_star, v_star);
 }
 
 /// The bottom corners of an axis-aligned box with half extents h, from its centre of mass.

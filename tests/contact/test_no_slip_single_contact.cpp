@@ -33,30 +33,11 @@ NoSlipModel model_with(bool closed_form) {
   return NoSlipModel(options);
 }
 
-/// One contact between a random box and the ground (or a second random box), random frame at a random point,
-/// v* of ~1 m/s, φ in ±1 mm (exactly 0 one time in four); one time in four the collision margin is below φ,
-/// so the contact has its normal row only.
+/// test::random_one_contact at μ = 0.5; one time in four the collision margin is below φ, so the contact has
+/// its normal row only.
 ContactProblem random_contact(ProblemBuilder& builder, std::mt19937& rng) {
-  std::uniform_real_distribution<double> U(-1, 1), mass(0.05, 50), half(0.02, 1);
-  const bool two_bodies = rng() % 2 == 0;
-  const int bodies = two_bodies ? 2 : 1;
-  for (int k = 0; k < bodies; ++k)
-    builder.add_system(box_inertia(mass(rng), Eigen::Vector3d(half(rng), half(rng), half(rng))));
-  const Eigen::Matrix3d frame = Eigen::Quaterniond(U(rng), U(rng), U(rng), U(rng)).normalized().toRotationMatrix();
-  const int nv = 6 * bodies;
-  const Eigen::Vector3d r1(U(rng), U(rng), U(rng)), r2(U(rng), U(rng), U(rng));
-  auto row = [&](const Eigen::Vector3d& d) {
-    Eigen::RowVectorXd out = Eigen::RowVectorXd::Zero(nv);
-    out.head(6) = box_row(r1, d);
-    if (two_bodies) out.tail(6) = -box_row(r2, d);
-    return out;
-  };
-  const double phi = rng() % 4 == 0 ? 0.0 : 1e-3 * U(rng);
-  builder.contact(row(frame.col(0)), row(frame.col(1)), row(frame.col(2)), phi, 0.5);
-  Eigen::VectorXd v_star(nv);
-  for (int j = 0; j < nv; ++j) v_star[j] = U(rng);
-  ContactProblem P = builder.build(v_star, v_star);
-  if (rng() % 4 == 0) P.touch_margin = phi - 1e-4;
+  ContactProblem P = test::random_one_contact(builder, rng, [] { return 0.5; });
+  if (rng() % 4 == 0) P.touch_margin = P.phi[0] - 1e-4;
   return P;
 }
 
