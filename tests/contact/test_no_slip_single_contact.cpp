@@ -12,6 +12,7 @@
 #include "contact/no_slip/no_slip_model.hpp"
 #include "contact/no_slip/single_contact.hpp"
 #include "tests/contact/problem_builder.hpp"
+#include "tests/contact/sphere_on_ground.hpp"
 
 namespace impetus {
 namespace {
@@ -20,6 +21,7 @@ using test::box_inertia;
 using test::box_row;
 using test::kGravity;
 using test::ProblemBuilder;
+using test::SphereOnGround;
 
 // Both routes solve (NS4), strictly convex in v⁺, to roundoff ≈ 1e-16·cond(W) (inertias span three decades
 // here, cond(W) ≲ 1e6): v⁺ and the impulses (unique: G = [S; T] and N independent) compared at 1e-9.
@@ -138,36 +140,10 @@ TEST(NoSlipSingleContact, DependentNoSlipRowsGoToTheGeneralPath) {
 
 // ------------------------------------------------------------------ a sphere on the ground
 
-constexpr double kMass = 2.0, kRadius = 0.1, kDt = 1e-3;
+constexpr double kMass = SphereOnGround::kMass, kRadius = SphereOnGround::kRadius, kDt = SphereOnGround::kDt;
 // Each step's impulses and velocities against the analytic ones, relative: the closed form's rounding.
 constexpr double kRelative = 1e-12;
 
-/// A solid sphere (6 DoF, v = (v_W, ω_W)) at gap φ above the ground below its centre, frame (n, t1, t2) = (z, x, y).
-struct SphereOnGround {
-  ProblemBuilder builder{kDt};
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
-  explicit SphereOnGround(double phi = 0) {
-    M.topLeftCorner(3, 3) = kMass * Eigen::Matrix3d::Identity();
-    M.bottomRightCorner(3, 3) = 0.4 * kMass * kRadius * kRadius * Eigen::Matrix3d::Identity();
-    builder.add_system(M);
-    const Eigen::Vector3d r(0, 0, -kRadius);
-    builder.contact(box_row(r, Eigen::Vector3d::UnitZ()), box_row(r, Eigen::Vector3d::UnitX()),
-                    box_row(r, Eigen::Vector3d::UnitY()), phi, 0.5);
-  }
-  ContactProblem problem(double touch_margin = std::numeric_limits<double>::infinity()) {
-    Eigen::VectorXd v_star = v;
-    v_star[2] -= kGravity * kDt;
-    ContactProblem P = builder.build(v, v_star);
-    P.touch_margin = touch_margin;
-    return P;
-  }
-  /// The contact point's velocity in the ground plane: v + ω × r, r = (0, 0, −R).
-  Eigen::Vector2d slip() const {
-    const Eigen::Vector3d u = v.head<3>() + v.tail<3>().cross(Eigen::Vector3d(0, 0, -kRadius));
-    return u.head<2>();
-  }
-};
 
 TEST(NoSlipSingleContact, ASphereLaunchedSlidingRollsFromTheFirstStep) {
   // (NS2) holds at once: no slip after the first step. The impulse acts at the contact point, so the angular
@@ -200,18 +176,7 @@ TEST(NoSlipSingleContact, ASphereLaunchedSlidingRollsFromTheFirstStep) {
 }
 
 TEST(NoSlipSingleContact, ARestingSphereCarriesItsWeight) {
-  SphereOnGround sphere;
-  const NoSlipModel model = model_with(true);
-  for (int step = 0; step < 100; ++step) {
-    ContactResult r;
-    model.solve(sphere.problem(), r);
-    ASSERT_EQ(r.stats.iterations, 0);
-    EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kRelative * kMass * kGravity * kDt);
-    EXPECT_EQ(r.p_S[0], 0.0);
-    EXPECT_EQ(r.p_T[0], 0.0);
-    EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kRelative * kGravity * kDt);
-    sphere.v = r.v_plus;
-  }
+  test::expect_a_resting_sphere_carries_its_weight(model_with(true), kRelative);
 }
 
 TEST(NoSlipSingleContact, ASeparatingContactPushesNot) {

@@ -12,6 +12,7 @@
 #include "contact/stewart_trinkle/single_contact.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "tests/contact/problem_builder.hpp"
+#include "tests/contact/sphere_on_ground.hpp"
 
 namespace impetus {
 namespace {
@@ -20,6 +21,7 @@ using test::box_inertia;
 using test::box_row;
 using test::kGravity;
 using test::ProblemBuilder;
+using test::SphereOnGround;
 
 // Lemke with refinement and the closed form each solve (ST6) to ρ ≈ 1e-15 ·cond; v⁺ of the two routes is
 // compared at 1e-9 of the problem's velocity scale (inertias span three decades here, cond(W) ≲ 1e6).
@@ -111,36 +113,11 @@ TEST(StewartTrinkleSingleContact, MeetsTheCertificateAndLemkesVelocityOnRandomPr
 
 // ------------------------------------------------------------------ a sphere on the ground
 
-constexpr double kMass = 2.0, kRadius = 0.1, kDt = 1e-3, kMu = 0.5;
+constexpr double kMass = SphereOnGround::kMass, kRadius = SphereOnGround::kRadius, kDt = SphereOnGround::kDt;
+constexpr double kMu = SphereOnGround::kMu;
 // Each step's impulses against the analytic ones, relative to m g dt: the closed form's rounding.
 constexpr double kRelative = 1e-12;
 
-/// A solid sphere (6 DoF, problem_builder.hpp: v = (v_W, ω_W)) touching the ground below its centre; its
-/// contact frame (n, t1, t2) = (z, x, y) stays the same as it rolls, so each step is the same rows with
-/// v* = v + g dt.
-struct SphereOnGround {
-  ProblemBuilder builder{kDt};
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
-  SphereOnGround() {
-    M.topLeftCorner(3, 3) = kMass * Eigen::Matrix3d::Identity();
-    M.bottomRightCorner(3, 3) = 0.4 * kMass * kRadius * kRadius * Eigen::Matrix3d::Identity();
-    builder.add_system(M);
-    const Eigen::Vector3d r(0, 0, -kRadius);
-    builder.contact(box_row(r, Eigen::Vector3d::UnitZ()), box_row(r, Eigen::Vector3d::UnitX()),
-                    box_row(r, Eigen::Vector3d::UnitY()), 0.0, kMu);
-  }
-  const ContactProblem& problem() {
-    Eigen::VectorXd v_star = v;
-    v_star[2] -= kGravity * kDt;
-    return builder.build(v, v_star);
-  }
-  /// The contact point's velocity in the ground plane: v + ω × r, r = (0, 0, −R).
-  Eigen::Vector2d slip() const {
-    const Eigen::Vector3d u = v.head<3>() + v.tail<3>().cross(Eigen::Vector3d(0, 0, -kRadius));
-    return u.head<2>();
-  }
-};
 
 /// Slides a sphere launched at (1 m/s) (cos θ, sin θ, 0) without spin until it rolls, checking every step
 /// against the four-edge pyramid: a sliding step has p_N = m g dt and friction μ p_N on the edge most
@@ -221,18 +198,7 @@ TEST(StewartTrinkleSingleContact, ASphereSlidingBetweenEdgesTakesTheNearerEdgeTh
 }
 
 TEST(StewartTrinkleSingleContact, ARestingSphereStaysWithItsWeightAndNoEnergy) {
-  SphereOnGround sphere;
-  const StewartTrinkleModel model = model_with(4, true);
-  for (int step = 0; step < 100; ++step) {
-    ContactResult r;
-    model.solve(sphere.problem(), r);
-    ASSERT_EQ(r.stats.iterations, 0);
-    EXPECT_NEAR(r.p_N[0], kMass * kGravity * kDt, kRelative * kMass * kGravity * kDt);
-    EXPECT_EQ(r.p_S[0], 0.0);
-    EXPECT_EQ(r.p_T[0], 0.0);
-    EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), kRelative * kGravity * kDt);
-    sphere.v = r.v_plus;
-  }
+  test::expect_a_resting_sphere_carries_its_weight(model_with(4, true), kRelative);
 }
 
 TEST(StewartTrinkleSingleContact, ARankDeficientContactIsSolvedLikeLemke) {
