@@ -118,7 +118,6 @@ constexpr double kMu = SphereOnGround::kMu;
 // Each step's impulses against the analytic ones, relative to m g dt: the closed form's rounding.
 constexpr double kRelative = 1e-12;
 
-
 /// Slides a sphere launched at (1 m/s) (cos θ, sin θ, 0) without spin until it rolls, checking every step
 /// against the four-edge pyramid: a sliding step has p_N = m g dt and friction μ p_N on the edge most
 /// opposed to the slip (then the slip's other component keeps its value) or spread over the facet between
