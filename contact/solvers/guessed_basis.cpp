@@ -20,19 +20,7 @@ bool GuessedBasis::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, con
   for (Eigen::Index i = 0; i < n; ++i)
     if (guess[i] > kActive * scale) basis.push_back(static_cast<int>(i));
   const int nb = static_cast<int>(basis.size());
-  grow(A_BB, A_BB_storage, nb, nb);
-  grow(rhs, rhs_storage, nb);
-  for (int r = 0; r < nb; ++r) {
-    double w_r = q[basis[r]];
-    for (int c = 0; c < nb; ++c) {
-      A_BB(r, c) = A(basis[r], basis[c]);
-      w_r += A_BB(r, c) * guess[basis[c]];
-    }
-    rhs[r] = -w_r;
-  }
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod_nb = cod(nb);
-  cod_nb.compute(A_BB);
-  const VectorView& delta = cod_solve(cod_nb, rhs, cod_scratch);
+  const VectorView& delta = correction([&](int i, int j) { return A(i, j); }, q, guess);
   if (x.size() != n) return false;
   x.setZero();
   for (int r = 0; r < nb; ++r) x[basis[r]] = std::max(guess[basis[r]] + delta[r], 0.0);

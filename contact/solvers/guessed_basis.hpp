@@ -33,6 +33,27 @@ struct GuessedBasis {
   /// ρ ≤ tolerance; false (x unspecified) when the guess is empty or not finite, or misses the certificate.
   bool solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& guess, double tolerance,
              Eigen::VectorXd& x, double& residual);
+
+  /// δ of (GB1) on `basis` as set: the least-norm solution of A_BB δ = −(A_BB x̃_B + q_B), A's entries read by
+  /// entry(i, j) (an LCP whose A is never formed: stewart_trinkle's ST10). δ: |basis|, valid until the next call.
+  template <class Entry>
+  const VectorView& correction(const Entry& entry, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               const Eigen::Ref<const Eigen::VectorXd>& guess) {
+    const int nb = static_cast<int>(basis.size());
+    grow(A_BB, A_BB_storage, nb, nb);
+    grow(rhs, rhs_storage, nb);
+    for (int r = 0; r < nb; ++r) {
+      double w_r = q[basis[r]];
+      for (int c = 0; c < nb; ++c) {
+        A_BB(r, c) = entry(basis[r], basis[c]);
+        w_r += A_BB(r, c) * guess[basis[c]];
+      }
+      rhs[r] = -w_r;
+    }
+    Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod_nb = cod(nb);
+    cod_nb.compute(A_BB);
+    return cod_solve(cod_nb, rhs, cod_scratch);   // = cod.solve(rhs), to the bit, without its temporaries
+  }
 };
 
 }  // namespace impetus

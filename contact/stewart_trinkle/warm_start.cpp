@@ -56,6 +56,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, StewartTrinkl
   // An impulse counts as active above this fraction of the largest: below it, rounding of the last
   // solve, which the certificate would accept as zero anyway.
   constexpr double kActive = 1e-12;
+  std::vector<int>& basis = core.basis;
   basis.clear();
   for (int i = 0; i < lcp.offset_lambda; ++i)
     if (z_guess[i] > kActive * scale) basis.push_back(i);
@@ -72,19 +73,7 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, StewartTrinkl
   if (nb == 0 || nb > max_size) return false;
   lcp.need_D_of_unknowns(basis);   // z is zero off the basis
 
-  grow(A_BB, A_BB_storage, nb, nb);
-  grow(rhs, rhs_storage, nb);
-  for (int r = 0; r < nb; ++r) {
-    double w_r = lcp.q[basis[r]];
-    for (int c = 0; c < nb; ++c) {
-      A_BB(r, c) = lcp.entry(basis[r], basis[c]);
-      w_r += A_BB(r, c) * z_guess[basis[c]];
-    }
-    rhs[r] = -w_r;
-  }
-  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>& cod_nb = cod(nb);
-  cod_nb.compute(A_BB);
-  const VectorView& delta = cod_solve(cod_nb, rhs, cod_scratch);   // = cod.solve(rhs), to the bit, without its temporaries
+  const VectorView& delta = core.correction([&](int i, int j) { return lcp.entry(i, j); }, lcp.q, z_guess);
   assert(z.size() == lcp.size);
   z.setZero();
   for (int r = 0; r < nb; ++r) z[basis[r]] = z_guess[basis[r]] + delta[r];

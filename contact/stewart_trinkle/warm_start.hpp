@@ -25,21 +25,18 @@
 #include <vector>
 
 #include "contact/problem.hpp"
-#include "contact/solvers/cod_solve.hpp"
+#include "contact/solvers/guessed_basis.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 
 namespace impetus {
 
 /// Buffers of the warm start, kept between calls (grow-only: contact/solvers/grow_only.hpp).
 struct StewartTrinkleWarmStart {
-  VectorView z_guess{nullptr, 0}, Az{nullptr, 0}, w{nullptr, 0}, rhs{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};
+  VectorView z_guess{nullptr, 0}, Az{nullptr, 0}, w{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};
   VectorView s_guess{nullptr, 0}, t_guess{nullptr, 0};   // (ng) guessed friction (p_S, p_T) per group
-  MatrixView A_BB{nullptr, 0, 0};
-  Eigen::VectorXd z_guess_storage, Az_storage, w_storage, rhs_storage, p_J_storage, Dp_storage;
-  Eigen::VectorXd s_guess_storage, t_guess_storage, A_BB_storage;
-  std::vector<int> basis;
-  BySize<Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd>> cod;   // of A_BB
-  CodSolveScratch cod_scratch;   // and δ (|B|) in cod_scratch.x
+  Eigen::VectorXd z_guess_storage, Az_storage, w_storage, p_J_storage, Dp_storage;
+  Eigen::VectorXd s_guess_storage, t_guess_storage;
+  GuessedBasis core;   // the basis B and the least-norm correction on it (guessed_basis.hpp GB1: its A_BB, COD)
 
   /// (ST10) for `lcp` of `problem` from its p_*_guess; needs only assemble_stewart_trinkle_rows (A is
   /// read off D). Returns true with z the accepted solution and
