@@ -1,5 +1,5 @@
 // The 3×3 Delassus matrix of an island's one contact, the shared start of the models' small-island paths
-// (max_dissipation/single_contact.hpp, stewart_trinkle/single_contact.hpp).
+// (max_dissipation/, stewart_trinkle/, no_slip/ and viscous/single_contact.hpp).
 //
 //   symbol  size   meaning                                  code
 //   ------  -----  ---------------------------------------  ------------------------

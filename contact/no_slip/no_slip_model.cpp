@@ -84,22 +84,13 @@ void NoSlipModel::take_single_contact(const NoSlipSingleContact& single, Contact
   result.p_T[0] = single.p[2];
   result.p_L.resize(0);
   result.clear_implicit();
-  result.stats.status = SolveStatus::Solved;
-  result.stats.iterations = 0;
-  result.stats.attempts = 1;
-  result.stats.regularization = 0;
-  result.stats.residual = std::max(single.residual, single.equality_residual / single.velocity_scale);
-  result.stats.message.clear();
   NoSlipReport& report = result.report_slot<NoSlipReport>();
+  solved_without_pivot(single.residual, single.velocity_scale, single.p[0] > 0 ? 1 : 0, result.stats, report.projection);
+  result.stats.residual = std::max(single.residual, single.equality_residual / single.velocity_scale);
   report.indices.s_position.assign(1, single.sticks ? 0 : -1);
   report.indices.t_position.assign(1, single.sticks ? 1 : -1);
   report.indices.rank = single.sticks ? 2 : 0;
   report.indices.tried = single.sticks ? 2 : 0;
-  report.projection = {};
-  report.projection.pivoting.iterations = 1;
-  report.projection.pivoting.active = single.p[0] > 0 ? 1 : 0;
-  report.projection.pivoting.velocity_scale = single.velocity_scale;
-  report.projection.residual = single.residual;
   report.equality_residual = single.equality_residual;
   report.dropped_row_backward_error = 0;
 }

@@ -28,6 +28,21 @@ double projection_residual(const Eigen::Ref<const Eigen::VectorXd>& z, const Eig
   return rho;
 }
 
+void solved_without_pivot(double residual, double velocity_scale, int active, SolverStatistics& stats,
+                        ProjectionReport& report) {
+  stats.status = SolveStatus::Solved;
+  stats.iterations = 0;
+  stats.attempts = 1;
+  stats.regularization = 0;
+  stats.residual = residual;
+  stats.message.clear();
+  report = {};
+  report.pivoting.iterations = 1;
+  report.pivoting.active = active;
+  report.pivoting.velocity_scale = velocity_scale;
+  report.residual = residual;
+}
+
 void UnilateralProjection::solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U,
                                  const Eigen::Ref<const Eigen::VectorXd>& v_f, const Eigen::VectorXd* guess,
                                  const ProjectionOptions& options, Eigen::VectorXd& z, Eigen::VectorXd& v_plus,

@@ -31,6 +31,11 @@ struct ProjectionReport {
 /// ρ of (UP2) for z, w (n) at velocity scale s_v.
 double projection_residual(const Eigen::Ref<const Eigen::VectorXd>& z, const Eigen::Ref<const Eigen::VectorXd>& w,
                            double velocity_scale);
+/// The statistics and report UnilateralProjection::solve gives for an answer taken without a pivot, as the models'
+/// one-contact closed forms are (no_slip/ and viscous/single_contact.hpp): Solved, one solve of (D2), `active` rows
+/// active, ρ = `residual` at velocity scale s_v.
+void solved_without_pivot(double residual, double velocity_scale, int active, SolverStatistics& stats,
+                        ProjectionReport& report);
 
 class UnilateralProjection {
  public:

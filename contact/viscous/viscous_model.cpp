@@ -36,6 +36,23 @@ void add_outer(Matrix& W, const SparseRows& R, int row, double weight, int lo, i
   }
 }
 
+/// (V1)'s friction impulses p_S = −dt μ̃ S v⁺, p_T = −dt μ̃ T v⁺ of the result's v⁺, and their power.
+void friction_impulses(const ContactProblem& problem, const Eigen::Ref<const Eigen::VectorXd>& mu,
+                       ContactResult& result, ViscousReport& report) {
+  const int nc = problem.nc;
+  const double dt = problem.dt;
+  result.p_S.resize(nc);
+  result.p_T.resize(nc);
+  double power = 0;
+  for (int i = 0; i < nc; ++i) {
+    const double s = row_dot({&problem.S, i}, result.v_plus), t = row_dot({&problem.T, i}, result.v_plus);
+    result.p_S[i] = -dt * mu[i] * s;
+    result.p_T[i] = -dt * mu[i] * t;
+    power += (result.p_S[i] * s + result.p_T[i] * t) / dt;
+  }
+  report.friction_power = power;
+}
+
 }  // namespace
 
 ViscousOptions ViscousOptions::parse(const ModelOptions& options) {
@@ -159,9 +176,13 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
   ViscousReport& report = result.report_slot<ViscousReport>();
   report = {};
   const int nc = problem.nc, nl = problem.nl, nv = problem.nv;
-  const double dt = problem.dt;
 
   distribute_coefficients(ws, problem);
+  if (options_.single_contact_closed_form && nc == 1 && nl == 0 &&
+      ws.single_.solve(problem, ws.mu_[0], options_.projection, result.v_plus)) {
+    take_single_contact(problem, ws, result, report);
+    return;
+  }
   const bool factored = build_metric(ws, problem, report);
 
   // v_f = W⁻¹ M v*  (V3).
@@ -187,16 +208,21 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
   result.p_N = ws.z_.head(nc);
   result.p_L = ws.z_.tail(nl);
   result.clear_implicit();
-  result.p_S.resize(nc);
-  result.p_T.resize(nc);
-  double power = 0;
-  for (int i = 0; i < nc; ++i) {
-    const double s = row_dot({&problem.S, i}, result.v_plus), t = row_dot({&problem.T, i}, result.v_plus);
-    result.p_S[i] = -dt * ws.mu_[i] * s;   // (V1): friction impulse −dt μ̃ S v⁺
-    result.p_T[i] = -dt * ws.mu_[i] * t;
-    power += (result.p_S[i] * s + result.p_T[i] * t) / dt;
-  }
-  report.friction_power = power;
+  friction_impulses(problem, ws.mu_, result, report);
+}
+
+void ViscousModel::take_single_contact(const ContactProblem& problem, const Workspace& ws, ContactResult& result,
+                                       ViscousReport& report) const {
+  // The result and report the general path gives for an answer taken without a pivot: one solve of (D2), the
+  // normal row active when p_N > 0, W never factored (dense_metric false).
+  const ViscousSingleContact& single = ws.single_;
+  result.p_N.resize(1);
+  result.p_N[0] = single.p_N;
+  result.p_L.resize(0);
+  result.clear_implicit();
+  friction_impulses(problem, ws.mu_, result, report);
+  solved_without_pivot(single.residual, single.velocity_scale, single.p_N > 0 ? 1 : 0, result.stats, report.projection);
+  report.dense_metric = false;
 }
 
 }  // namespace impetus

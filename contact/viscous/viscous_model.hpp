@@ -37,12 +37,17 @@
 // W is block diagonal over systems when no viscous row couples two systems (bodies on static
 // ground); each block W_b = M_b + dt K_b is then factored alone. Otherwise W is factored densely
 // (O(nv³) per step, independent of the number of contacts).
+//
+// One contact and no joint limit: first in closed form on the 3×3 Delassus matrix (single_contact.hpp,
+// VS1–VS2, (V3) by Woodbury) without forming W; kept when it meets the certificate of (V3)'s projection
+// (ρ ≤ certificate_tolerance at the same s_v), otherwise the general path unchanged.
 #pragma once
 
 #include <memory>
 
 #include "contact/contact_model.hpp"
 #include "contact/solvers/unilateral_projection.hpp"
+#include "contact/viscous/single_contact.hpp"
 
 namespace impetus {
 
@@ -51,6 +56,12 @@ enum class ViscousDistribution { Pair, Point };
 struct ViscousOptions {
   ProjectionOptions projection;
   ViscousDistribution distribution = ViscousDistribution::Pair;   // attribute mu_viscous_per
+
+  // For programs (benchmarks, tests), not a scene attribute:
+  /// An island of one contact and no joint limit is solved in closed form on its 3×3 Delassus matrix
+  /// (single_contact.hpp), kept only when it meets the general path's certificate; false sends it to the
+  /// general path like every other island (tests compare the two).
+  bool single_contact_closed_form = true;
 
   /// Parses <physics><viscous …/>; throws OptionError for an unknown key or a bad value.
   static ViscousOptions parse(const ModelOptions& options);
@@ -97,8 +108,12 @@ class ViscousModel final : public ContactModel {
     // Grow-only (contact/solvers/grow_only.hpp): v_f = W⁻¹ M v*, z = [p_N; p_L], λ_G, the warm start.
     VectorView v_f_{nullptr, 0}, z_{nullptr, 0}, lambda_G_{nullptr, 0}, guess_{nullptr, 0};
     Eigen::VectorXd mu_storage_, v_f_storage_, z_storage_, lambda_G_storage_, guess_storage_;
+    ViscousSingleContact single_;   // one contact (single_contact.hpp)
   };
   void distribute_coefficients(Workspace& ws, const ContactProblem& problem) const;
+  /// The closed form's answer as the model's result and report (v⁺ already in the result).
+  void take_single_contact(const ContactProblem& problem, const Workspace& ws, ContactResult& result,
+                           ViscousReport& report) const;
   bool build_metric(Workspace& ws, const ContactProblem& problem, ViscousReport& report) const;
 
   ViscousOptions options_;
