@@ -23,6 +23,7 @@ struct OneContactDelassus {
   Eigen::Vector3d b;
   Eigen::VectorXd Minv_N, Minv_S, Minv_T;   // (nv) columns of M⁻¹Gᵀ
   Eigen::VectorXd row;                      // (nv) scratch: one row of G, dense
+  Eigen::MatrixXd Minv_G;                   // (nv×3) scratch: M⁻¹Gᵀ solved as one block of three columns
 
   /// Fills W, b and M⁻¹Gᵀ for contact 0 of `problem`. False when W_NN is not positive or an entry is not
   /// finite: the contact cannot be solved in closed form.
