@@ -22,8 +22,8 @@ struct OneContactDelassus {
   Eigen::Matrix3d W;
   Eigen::Vector3d b;
   Eigen::VectorXd Minv_N, Minv_S, Minv_T;   // (nv) columns of M⁻¹Gᵀ
-  Eigen::VectorXd row;                      // (nv) scratch: one row of G, dense
-  Eigen::MatrixXd Minv_G;                   // (nv×3) scratch: M⁻¹Gᵀ solved as one block of three columns
+  Eigen::VectorXd row_N, row_S, row_T;      // (nv) scratch: the rows of G, dense
+  Eigen::MatrixXd Minv_G;                   // (nv×3) scratch: M⁻¹Gᵀ, solved for the three columns at once
 
   /// Fills W, b and M⁻¹Gᵀ for contact 0 of `problem`. False when W_NN is not positive or an entry is not
   /// finite: the contact cannot be solved in closed form.

@@ -78,6 +78,23 @@ void solve_M_into(const ContactProblem& p, const Eigen::Ref<const Eigen::VectorX
   }
 }
 
+void solve_M_columns_in_place(const ContactProblem& p, Eigen::Ref<Eigen::MatrixXd> X) {
+  assert(X.rows() == p.nv);
+  int covered = 0;   // coordinates outside every block (there should be none) are immobile, as in solve_M_into
+  for (const SystemBlock& s : p.systems) {
+    if (s.size == 0) continue;
+    X.middleRows(covered, s.offset - covered).setZero();
+    covered = s.offset + s.size;
+    if (s.M_llt != nullptr && s.size <= kSmallLltSize) {   // the columns are independent in this solve
+      small_llt_solve_in_place(*s.M_llt, X.middleRows(s.offset, s.size));
+      continue;
+    }
+    for (Eigen::Index j = 0; j < X.cols(); ++j)   // Eigen's blocked solve: one column, as solve_M_into gives it
+      solve_block_in_place(s, X.col(j).segment(s.offset, s.size));
+  }
+  X.bottomRows(p.nv - covered).setZero();
+}
+
 void ContactProblem::delassus(const SparseRows& A, const SparseRows& B, Eigen::MatrixXd& out,
                               DelassusScratch& w) const {
   out.resize(A.rows(), B.rows());

@@ -13,6 +13,11 @@ namespace impetus {
 void solve_M_into(const ContactProblem& problem, const Eigen::Ref<const Eigen::VectorXd>& x,
                   Eigen::Ref<Eigen::VectorXd> out);
 
+/// X ← M⁻¹ X for k columns at once (X: nv×k), each column the same bits as solve_M_into of it alone: a
+/// block's factor is read, and its 1/L_ii divided, once for the k columns where it is small
+/// (small_llt_solve.hpp), column by column otherwise.
+void solve_M_columns_in_place(const ContactProblem& problem, Eigen::Ref<Eigen::MatrixXd> X);
+
 /// out = A M⁻¹ Bᵀ (dense, rows(A)×rows(B), out of that size), exploiting the block structure of M; `scratch`
 /// holds its buffers.
 void delassus_into(const ContactProblem& problem, const SparseRows& A, const SparseRows& B,

@@ -1,10 +1,12 @@
 // ContactProblem's block-diagonal operators against their dense definitions.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "contact/problem.hpp"
 #include "contact/problem_into.hpp"
+#include "contact/small_llt_solve.hpp"
 #include "problem_builder.hpp"
 
 namespace impetus {
@@ -65,6 +67,24 @@ TEST(ContactProblem, SolveMMatchesDenseInverse) {
   p.solve_M(x, out);
   const Eigen::VectorXd expected = island.M_dense.ldlt().solve(x);
   EXPECT_LE((out - expected).norm(), kRoundoff * expected.norm());
+}
+
+// solve_M_columns_in_place stands in for one solve_M_into per column (OneContactDelassus's three): the
+// same bits, for blocks the small solve takes and one it does not (Eigen's blocked solve, column by column).
+TEST(ContactProblem, SolveMColumnsIsSolveMOfEachColumnToTheBit) {
+  std::mt19937 rng(12);
+  test::ProblemBuilder builder{0.01};
+  for (int size : {6, 1, static_cast<int>(kSmallLltSize) + 3}) builder.add_system(random_spd(size, rng));
+  const int nv = 7 + static_cast<int>(kSmallLltSize) + 3;
+  const ContactProblem& p = builder.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
+  const Eigen::MatrixXd X = Eigen::MatrixXd::Random(nv, 3);
+  Eigen::MatrixXd together = X;
+  solve_M_columns_in_place(p, together);
+  for (int j = 0; j < 3; ++j) {
+    Eigen::VectorXd alone(nv);
+    solve_M_into(p, X.col(j), alone);
+    EXPECT_EQ(std::memcmp(alone.data(), together.col(j).data(), sizeof(double) * nv), 0) << "column " << j;
+  }
 }
 
 TEST(ContactProblem, DelassusMatchesDenseProductForDistinctAndEqualOperands) {
