@@ -1,5 +1,6 @@
 #include "sim/free_velocity.hpp"
 
+#include "contact/small_llt_solve_vector.hpp"
 #include "control/actuation.hpp"
 #include "dynamics/crba.hpp"
 #include "dynamics/free_body_rotation.hpp"
@@ -43,8 +44,10 @@ void free_velocity_of_tree(const WorldModel& model, double dt, const State& stat
     data.M_llt[t].compute(M_eff);
     auto Mv = data.Mv.segment(tree.v_offset, tree.nv);
     Mv.noalias() = data.multibody.M[t] * v;   // (no temporary: the product's bits as inside the sum)
-    data.v_star.segment(tree.v_offset, tree.nv) =
-        data.M_llt[t].solve(Mv + dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv)));
+    // v* = M_eff⁻¹(M v + dt(τ − h)): the right-hand side assigned and solved in place, as LLT::solve does.
+    auto v_star = data.v_star.segment(tree.v_offset, tree.nv);
+    v_star = Mv + dt * (data.tau.segment(tree.v_offset, tree.nv) - data.h.segment(tree.v_offset, tree.nv));
+    small_llt_solve_vector_in_place(data.M_llt[t], v_star);
     if (is_free_body(mb, tree)) rotate_free_body_implicitly(tree, data.multibody.M[t], dt, state, data);
     return;
   }

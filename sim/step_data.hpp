@@ -10,6 +10,7 @@
 #include "collision/contact_set.hpp"
 #include "contact/joint_friction/joint_friction.hpp"
 #include "contact/problem.hpp"
+#include "contact/small_llt_compute.hpp"
 #include "contact/result.hpp"
 #include "control/controller.hpp"
 #include "dynamics/data.hpp"
@@ -169,7 +170,7 @@ struct StepData {
   Eigen::VectorXd tau;                    // (nv) applied generalized forces (controllers, springs)
   std::vector<Eigen::MatrixXd> M_eff;     // per tree (nu_t×nu_t): M + dt·D, damping D taken implicitly; with
                                           // mimic joints Gᵀ(M + dt·D)G (dynamics/mimic.hpp (2)), else nu_t = nv_t
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;
+  std::vector<SmallLlt> M_llt;            // per tree: M_eff = L Lᵀ (Eigen's LLT, small ones without its loops)
   struct MimicScratch {
     Eigen::MatrixXd M_full;               // (nv_t×nv_t) M + dt·D before the elimination
     Eigen::VectorXd rhs, rhs_u;           // (nv_t) M v + dt(τ − h); (nu_t) its Gᵀ·, then u*
