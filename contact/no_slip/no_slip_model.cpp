@@ -43,7 +43,8 @@ std::unique_ptr<ContactWorkspace> NoSlipModel::make_workspace() const {
 void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
   Workspace& ws = static_cast<Workspace&>(workspace);
   const double tau_G = options_.equality_dependence_tolerance;
-  if (options_.single_contact_closed_form && problem.nc == 1 && problem.nl == 0 &&
+  if (options_.single_contact_closed_form &&
+      options_.projection.solver == ProjectionSolver::PrincipalPivoting && problem.nc == 1 && problem.nl == 0 &&
       ws.single_.solve(problem, std::min(options_.stick_gap, problem.touch_margin), tau_G, options_.projection,
                        result.v_plus)) {
     take_single_contact(ws.single_, result);

@@ -100,7 +100,9 @@ struct NoSlipOptions {
   // For programs (benchmarks, tests), not a scene attribute:
   /// An island of one contact and no joint limit is solved in closed form on its 3×3 Delassus matrix
   /// (single_contact.hpp), kept only when it meets the general path's certificate; false sends it to the
-  /// general path like every other island (tests compare the two).
+  /// general path like every other island (tests compare the two). Only under the principal pivoting
+  /// solver, whose one-step answer it is: `solver="lemke"` asks for Lemke's pivots on every island (seed 000's
+  /// comparison of the two, the seed000_walk replay).
   bool single_contact_closed_form = true;
 
   /// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.

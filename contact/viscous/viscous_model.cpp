@@ -178,7 +178,8 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
   const int nc = problem.nc, nl = problem.nl, nv = problem.nv;
 
   distribute_coefficients(ws, problem);
-  if (options_.single_contact_closed_form && nc == 1 && nl == 0 &&
+  if (options_.single_contact_closed_form &&
+      options_.projection.solver == ProjectionSolver::PrincipalPivoting && nc == 1 && nl == 0 &&
       ws.single_.solve(problem, ws.mu_[0], options_.projection, result.v_plus)) {
     take_single_contact(problem, ws, result, report);
     return;

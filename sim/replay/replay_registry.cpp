@@ -316,7 +316,7 @@ const std::vector<ReplayInfo>& replay_list() {
          {"none"}, {"none"}, {"no_slip", "stewart_trinkle", "no_slip:lemke"}, 10.0, 1},
         {"seed000_walk", "seed 000 Tables II-III: LINKS trotting 10 s on the height map, principal pivoting vs Lemke",
          {"height_map"}, {"pid"},
-         {"no_slip:principal_pivoting", "no_slip:lemke", "viscous:principal_pivoting", "viscous:lemke"}, 10.0, 6},
+         {"no_slip:principal_pivoting", "no_slip:lemke", "viscous:principal_pivoting", "viscous:lemke"}, 10.0, 7},
     };
   }();
   return list;

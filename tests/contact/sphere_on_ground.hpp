@@ -57,4 +57,26 @@ inline void expect_a_resting_sphere_carries_its_weight(const ContactModel& model
   }
 }
 
+/// `solver="lemke"` asks for Lemke's pivots on every island, one-contact ones too: a sphere launched sliding
+/// (pressing, with friction) under `lemke` (that solver) is solved by the dense LCP, with at least one pivot, and
+/// gets the answer `closed_form` (the principal pivoting solver, whose one-contact path it takes) gives, to
+/// `relative`. Report: the model's report type, whose `projection` says what ran.
+template <class Report>
+void expect_the_lemke_solver_pivots_on_one_contact(const ContactModel& closed_form, const ContactModel& lemke,
+                                                   double relative) {
+  SphereOnGround sphere;
+  sphere.v << 0.3, 0.1, 0.0, 0.0, 0.0, 0.0;
+  const ContactProblem P = sphere.problem();
+  ContactResult rc, rl;
+  closed_form.solve(P, rc);
+  lemke.solve(P, rl);
+  ASSERT_EQ(rc.stats.iterations, 0);
+  ASSERT_EQ(rl.stats.status, SolveStatus::Solved) << rl.stats.message;
+  const Report& report = rl.report_as<Report>();
+  EXPECT_TRUE(report.projection.lemke_run);
+  EXPECT_GT(report.projection.lemke.pivots, 0);
+  EXPECT_GT(rl.p_N[0], 0.0);
+  EXPECT_LE((rl.v_plus - rc.v_plus).lpNorm<Eigen::Infinity>(), relative * P.v_star.lpNorm<Eigen::Infinity>());
+}
+
 }  // namespace impetus::test

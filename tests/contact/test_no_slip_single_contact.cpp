@@ -204,5 +204,11 @@ TEST(NoSlipSingleContact, ASeparatingContactPushesNot) {
   }
 }
 
+TEST(NoSlipSingleContact, TheLemkeSolverPivotsOnOneContactToo) {
+  NoSlipOptions options;
+  options.projection.solver = ProjectionSolver::Lemke;
+  test::expect_the_lemke_solver_pivots_on_one_contact<NoSlipReport>(model_with(true), NoSlipModel(options), kAgree);
+}
+
 }  // namespace
 }  // namespace impetus

@@ -219,5 +219,11 @@ TEST(ViscousSingleContact, ASeparatingContactPushesNotAndItsFrictionStillActs) {
   }
 }
 
+TEST(ViscousSingleContact, TheLemkeSolverPivotsOnOneContactToo) {
+  ViscousOptions options;
+  options.projection.solver = ProjectionSolver::Lemke;
+  test::expect_the_lemke_solver_pivots_on_one_contact<ViscousReport>(model_with(true), ViscousModel(options), kAgree);
+}
+
 }  // namespace
 }  // namespace impetus
