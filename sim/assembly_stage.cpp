@@ -24,18 +24,31 @@ void AssemblyStage::assemble(const State& state, double dt, const WarmStartMemor
 void AssemblyStage::remember(StepData& data, WarmStartMemory& memory) const {
   // Updated in place, not cleared and refilled: a contact (or pair) that persists keeps its node, so a settled
   // scene allocates nothing here. What the memory holds is the same either way.
-  const auto before = [](const ContactKey& a, const ContactKey& b) {
-    return std::tie(a.geom_a, a.geom_b, a.feature) < std::tie(b.geom_a, b.geom_b, b.feature);
-  };
   std::vector<ContactKey>& keys = data.warm_keys;
   keys.clear();
   for (const ContactProblem& problem : data.problems) keys.insert(keys.end(), problem.keys.begin(), problem.keys.begin() + problem.nc);
-  std::sort(keys.begin(), keys.end(), before);
-  std::erase_if(memory.impulses,
-                [&](const auto& entry) { return !std::binary_search(keys.begin(), keys.end(), entry.first, before); });
-  for (std::size_t k = 0; k < data.islands.size(); ++k)
-    for (int r = 0; r < data.problems[k].nc; ++r)
-      memory.impulses[data.problems[k].keys[r]] = data.impulse[data.islands[k].contacts[r]];
+  const auto store = [&] {
+    for (std::size_t k = 0; k < data.islands.size(); ++k)
+      for (int r = 0; r < data.problems[k].nc; ++r)
+        memory.impulses[data.problems[k].keys[r]] = data.impulse[data.islands[k].contacts[r]];
+  };
+  // The keys of the last step, in the same order, all of them held and the memory no larger than it was left:
+  // then it holds exactly these keys, nothing is to be erased, and the sort and the search of every entry
+  // below (~3 % of a step of 1000 resting spheres) are skipped. The same entries get the same values in the
+  // same order either way, so the memory (and its iteration order, which a restart point writes) is the same.
+  const bool same_keys = keys == data.remembered_keys && memory.impulses.size() == data.remembered_count &&
+                         std::all_of(keys.begin(), keys.end(), [&](const ContactKey& key) { return memory.impulses.contains(key); });
+  if (!same_keys) {
+    data.remembered_keys = keys;
+    const auto before = [](const ContactKey& a, const ContactKey& b) {
+      return std::tie(a.geom_a, a.geom_b, a.feature) < std::tie(b.geom_a, b.geom_b, b.feature);
+    };
+    std::sort(keys.begin(), keys.end(), before);
+    std::erase_if(memory.impulses,
+                  [&](const auto& entry) { return !std::binary_search(keys.begin(), keys.end(), entry.first, before); });
+  }
+  store();
+  data.remembered_count = memory.impulses.size();
   if (hull_plane_) hull_plane_->remember(data.results, memory.body_plane);
   else memory.body_plane.clear();
 }

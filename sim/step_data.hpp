@@ -195,7 +195,9 @@ struct StepData {
   std::vector<ContactReport> reported;    // the step's contacts as the recorder writes them: the rows not
                                           // replaced, in ContactSet order, with their impulses, then each
                                           // island's ContactResult::contacts
-  std::vector<ContactKey> warm_keys;      // (contacts) scratch: this step's keys, sorted, for the warm-start memory
+  std::vector<ContactKey> warm_keys;      // (contacts) scratch: this step's keys, for the warm-start memory
+  std::vector<ContactKey> remembered_keys;   // (contacts) the keys the memory was last left with, in problem order
+  std::size_t remembered_count = 0;       // the memory's size then (its number of distinct keys)
 
   // --- 7. integration ---
   Eigen::VectorXd q_plus;                 // (nq)
