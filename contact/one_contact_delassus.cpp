@@ -7,24 +7,28 @@
 namespace impetus {
 namespace {
 
-void dense_row(const SparseRows& X, Eigen::VectorXd& out) {
-  out.setZero(X.cols());
+void dense_row(const SparseRows& X, VectorView& out, Eigen::VectorXd& storage) {
+  grow(out, storage, X.cols());
+  out.setZero();
   for (SparseRows::InnerIterator it(X, 0); it; ++it) out[it.col()] = it.value();
 }
 
 }  // namespace
 
 bool OneContactDelassus::compute(const ContactProblem& P) {
-  dense_row(P.N, row_N);
-  dense_row(P.S, row_S);
-  dense_row(P.T, row_T);
+  dense_row(P.N, row_N, row_N_storage);
+  dense_row(P.S, row_S, row_S_storage);
+  dense_row(P.T, row_T, row_T_storage);
   // M⁻¹Gᵀ in one solve of three columns: the block's factor read once instead of three times (each column
   // the bits of its own solve, problem_into.hpp).
-  Minv_G.resize(P.nv, 3);
+  grow(Minv_G, Minv_G_storage, P.nv, 3);
   Minv_G.col(0) = row_N;
   Minv_G.col(1) = row_S;
   Minv_G.col(2) = row_T;
   solve_M_columns_in_place(P, Minv_G);
+  grow(Minv_N, Minv_N_storage, P.nv);
+  grow(Minv_S, Minv_S_storage, P.nv);
+  grow(Minv_T, Minv_T_storage, P.nv);
   Minv_N = Minv_G.col(0);
   Minv_S = Minv_G.col(1);
   Minv_T = Minv_G.col(2);

@@ -14,16 +14,20 @@
 #include <Eigen/Dense>
 
 #include "contact/problem.hpp"
+#include "contact/solvers/grow_only.hpp"
 
 namespace impetus {
 
-/// W, b and M⁻¹Gᵀ of contact 0, and their buffers (owned by a model's workspace; sized nv once warm).
+/// W, b and M⁻¹Gᵀ of contact 0, and their buffers (owned by a model's workspace; grow-only, so that islands of
+/// every size in turn allocate nothing once the largest was met: contact/solvers/grow_only.hpp).
 struct OneContactDelassus {
   Eigen::Matrix3d W;
   Eigen::Vector3d b;
-  Eigen::VectorXd Minv_N, Minv_S, Minv_T;   // (nv) columns of M⁻¹Gᵀ
-  Eigen::VectorXd row_N, row_S, row_T;      // (nv) scratch: the rows of G, dense
-  Eigen::MatrixXd Minv_G;                   // (nv×3) scratch: M⁻¹Gᵀ, solved for the three columns at once
+  VectorView Minv_N{nullptr, 0}, Minv_S{nullptr, 0}, Minv_T{nullptr, 0};   // (nv) columns of M⁻¹Gᵀ
+  VectorView row_N{nullptr, 0}, row_S{nullptr, 0}, row_T{nullptr, 0};      // (nv) scratch: the rows of G, dense
+  MatrixView Minv_G{nullptr, 0, 0};   // (nv×3) scratch: M⁻¹Gᵀ, solved for the three columns at once
+  Eigen::VectorXd Minv_N_storage, Minv_S_storage, Minv_T_storage, row_N_storage, row_S_storage, row_T_storage,
+      Minv_G_storage;
 
   /// Fills W, b and M⁻¹Gᵀ for contact 0 of `problem`. False when W_NN is not positive or an entry is not
   /// finite: the contact cannot be solved in closed form.

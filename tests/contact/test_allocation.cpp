@@ -179,5 +179,43 @@ TEST(NoAllocation, OneWorkspaceServesProblemsOfEverySizeInTurn) {
   }
 }
 
+
+TEST(NoAllocation, OneWorkspaceServesOneContactIslandsOfEveryBodyCountInTurn) {
+  // One-contact islands of one box (nv = 6) and of two boxes stacked (nv = 12) in turn, as a pile's spheres on
+  // the ground and on each other: each model's one-contact path (contact/one_contact_delassus.hpp) keeps
+  // grow-only buffers, so once it has met the larger nothing is allocated.
+  const double dt = 1e-3;
+  const Eigen::Vector3d h(0.5, 0.3, 0.2), r_top(0.1, -0.2, -0.2), r_bottom(0.1, -0.2, 0.2);
+  test::ProblemBuilder one(dt), two(dt);
+  std::vector<ContactProblem> problems{resting_box(one, 1)};
+  two.add_system(box_inertia(1.5, h));
+  two.add_system(box_inertia(0.5, h));
+  auto rows = [&](const Eigen::Vector3d& d) {   // top box (coordinates 6–11) against the bottom one (0–5)
+    return Eigen::RowVectorXd(test::row_at(12, 6, box_row(r_top, d)) - test::row_at(12, 0, box_row(r_bottom, d)));
+  };
+  two.contact(rows(Eigen::Vector3d::UnitZ()), rows(Eigen::Vector3d::UnitX()), rows(Eigen::Vector3d::UnitY()), 0, 0.5);
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(12), v_star = v;
+  v_star[8] -= test::kGravity * dt;
+  problems.push_back(two.build(v, v_star));
+  for (const std::string name : {"stewart_trinkle", "no_slip", "viscous", "max_dissipation"}) {
+    const std::unique_ptr<ContactModel> model = make_contact_model(name, {});
+    std::vector<ContactResult> fresh(problems.size()), reused(problems.size());
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      model->solve(problems[i], fresh[i]);
+      ASSERT_EQ(fresh[i].stats.status, SolveStatus::Solved) << name << ", problem " << i;
+      ASSERT_EQ(fresh[i].stats.iterations, 0) << name << ", problem " << i << ": not the one-contact path";
+    }
+    const std::unique_ptr<ContactWorkspace> workspace = model->make_workspace();
+    for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);   // warm
+    const long allocations = allocations_in([&] {
+      for (int round = 0; round < 2; ++round)
+        for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);
+    });
+    EXPECT_EQ(allocations, 0) << name;
+    for (std::size_t i = 0; i < problems.size(); ++i)
+      EXPECT_TRUE((reused[i].v_plus.array() == fresh[i].v_plus.array()).all()) << name << ", problem " << i;
+  }
+}
+
 }  // namespace
 }  // namespace impetus

@@ -12,7 +12,7 @@
 namespace impetus {
 namespace {
 
-bool same_bits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+bool same_bits(const Eigen::Ref<const Eigen::VectorXd>& a, const Eigen::VectorXd& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
 }
 
@@ -26,7 +26,7 @@ TEST(OneContactDelassus, SolvesTheThreeColumnsAsSolveMDoesToTheBit) {
     ASSERT_TRUE(rows.compute(P));
     Eigen::VectorXd expected(P.nv);
     const SparseRows* G[3] = {&P.N, &P.S, &P.T};
-    const Eigen::VectorXd* Minv_G[3] = {&rows.Minv_N, &rows.Minv_S, &rows.Minv_T};
+    const VectorView* Minv_G[3] = {&rows.Minv_N, &rows.Minv_S, &rows.Minv_T};
     for (int k = 0; k < 3; ++k) {
       const Eigen::VectorXd g = G[k]->row(0).transpose();
       P.solve_M(g, expected);
