@@ -145,6 +145,26 @@ ContactProblem resting_box(test::ProblemBuilder& b, int corners) {
   return b.build(v, v_star);
 }
 
+/// `problems` solved in turn on one workspace of `model`, once to warm it, then twice counting allocations:
+/// none, and each result the same bits as `fresh`'s, solved on a workspace of its own (what the workspace solved
+/// before does not show in the result, ContactModel::solve).
+void expect_one_workspace_allocates_nothing_once_warm(const ContactModel& model, const std::string& name,
+                                                      const std::vector<ContactProblem>& problems,
+                                                      const std::vector<ContactResult>& fresh) {
+  std::vector<ContactResult> reused(problems.size());
+  const std::unique_ptr<ContactWorkspace> workspace = model.make_workspace();
+  for (std::size_t i = 0; i < problems.size(); ++i) model.solve(problems[i], reused[i], *workspace);   // warm
+  const long allocations = allocations_in([&] {
+    for (int round = 0; round < 2; ++round)
+      for (std::size_t i = 0; i < problems.size(); ++i) model.solve(problems[i], reused[i], *workspace);
+  });
+  EXPECT_EQ(allocations, 0) << name;
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    EXPECT_TRUE((reused[i].v_plus.array() == fresh[i].v_plus.array()).all()) << name << ", problem " << i;
+    EXPECT_TRUE((reused[i].p_N.array() == fresh[i].p_N.array()).all()) << name << ", problem " << i;
+  }
+}
+
 TEST(NoAllocation, OneWorkspaceServesProblemsOfEverySizeInTurn) {
   // A corner, an edge and the whole bottom of a box on the ground (nc = 1, 2, 4), each warm-started from its
   // own solution as in a settled scene, solved in turn with one workspace, as the stepper's islands are.
@@ -155,7 +175,7 @@ TEST(NoAllocation, OneWorkspaceServesProblemsOfEverySizeInTurn) {
   for (int corners : {4, 1, 2}) problems.push_back(resting_box(builders[problems.size()], corners));
   for (const std::string name : {"stewart_trinkle", "no_slip", "viscous", "max_dissipation"}) {
     const std::unique_ptr<ContactModel> model = make_contact_model(name, {});
-    std::vector<ContactResult> fresh(problems.size()), reused(problems.size());
+    std::vector<ContactResult> fresh(problems.size());
     for (std::size_t i = 0; i < problems.size(); ++i) {   // the last step's impulses as the guesses
       model->solve(problems[i], fresh[i]);
       problems[i].p_N_guess = fresh[i].p_N;
@@ -164,21 +184,9 @@ TEST(NoAllocation, OneWorkspaceServesProblemsOfEverySizeInTurn) {
       model->solve(problems[i], fresh[i]);   // with a workspace of its own
       ASSERT_EQ(fresh[i].stats.status, SolveStatus::Solved) << name << ", problem " << i;
     }
-    const std::unique_ptr<ContactWorkspace> workspace = model->make_workspace();
-    for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);   // warm
-    const long allocations = allocations_in([&] {
-      for (int round = 0; round < 2; ++round)
-        for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);
-    });
-    EXPECT_EQ(allocations, 0) << name;
-    // What the workspace solved before does not show in the result (ContactModel::solve): the same bits.
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-      EXPECT_TRUE((reused[i].v_plus.array() == fresh[i].v_plus.array()).all()) << name << ", problem " << i;
-      EXPECT_TRUE((reused[i].p_N.array() == fresh[i].p_N.array()).all()) << name << ", problem " << i;
-    }
+    expect_one_workspace_allocates_nothing_once_warm(*model, name, problems, fresh);
   }
 }
-
 
 TEST(NoAllocation, OneWorkspaceServesOneContactIslandsOfEveryBodyCountInTurn) {
   // One-contact islands of one box (nv = 6) and of two boxes stacked (nv = 12) in turn, as a pile's spheres on
@@ -199,21 +207,13 @@ TEST(NoAllocation, OneWorkspaceServesOneContactIslandsOfEveryBodyCountInTurn) {
   problems.push_back(two.build(v, v_star));
   for (const std::string name : {"stewart_trinkle", "no_slip", "viscous", "max_dissipation"}) {
     const std::unique_ptr<ContactModel> model = make_contact_model(name, {});
-    std::vector<ContactResult> fresh(problems.size()), reused(problems.size());
+    std::vector<ContactResult> fresh(problems.size());
     for (std::size_t i = 0; i < problems.size(); ++i) {
       model->solve(problems[i], fresh[i]);
       ASSERT_EQ(fresh[i].stats.status, SolveStatus::Solved) << name << ", problem " << i;
       ASSERT_EQ(fresh[i].stats.iterations, 0) << name << ", problem " << i << ": not the one-contact path";
     }
-    const std::unique_ptr<ContactWorkspace> workspace = model->make_workspace();
-    for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);   // warm
-    const long allocations = allocations_in([&] {
-      for (int round = 0; round < 2; ++round)
-        for (std::size_t i = 0; i < problems.size(); ++i) model->solve(problems[i], reused[i], *workspace);
-    });
-    EXPECT_EQ(allocations, 0) << name;
-    for (std::size_t i = 0; i < problems.size(); ++i)
-      EXPECT_TRUE((reused[i].v_plus.array() == fresh[i].v_plus.array()).all()) << name << ", problem " << i;
+    expect_one_workspace_allocates_nothing_once_warm(*model, name, problems, fresh);
   }
 }
 
