@@ -3,6 +3,10 @@
 // calloc. glibc: the program's definitions win over libc's, which stay reachable as __libc_*; Eigen,
 // std::vector and operator new all allocate through them. Counting is off except inside
 // allocations_in() and allocations_outside().
+// Where a counted allocation comes from: with IMPETUS_ALLOC_TRACE set, each one's call stack goes to stderr
+// (raw frames, then "----"); tests/allocation_stacks.py names and groups them, e.g.
+//   IMPETUS_ALLOC_TRACE=1 build/tests/test_sim --gtest_filter='*links_stance_id_qp_noslip' 2>stacks.txt
+//   python3 tests/allocation_stacks.py build/tests/test_sim stacks.txt
 #pragma once
 
 #include <dlfcn.h>
@@ -11,6 +15,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstring>
+#include <cstdlib>
+#include <unistd.h>
 
 extern "C" void* __libc_malloc(std::size_t);
 extern "C" void* __libc_realloc(void*, std::size_t);
@@ -46,6 +52,15 @@ inline void count() {
     }
   }
   allocations.fetch_add(1, std::memory_order_relaxed);
+  if (std::getenv("IMPETUS_ALLOC_TRACE") != nullptr) {
+    walking = true;
+    constexpr int kMaxFrames = 40;
+    void* frames[kMaxFrames];
+    const int n = backtrace(frames, kMaxFrames);
+    backtrace_symbols_fd(frames, n, 2);
+    write(2, "----\n", 5);
+    walking = false;
+  }
 }
 }  // namespace impetus::test::allocation_counting
 
