@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "contact/contact_rows_fill.hpp"
 #include "contact/sparse_fill.hpp"
 #include "dynamics/jacobian.hpp"
 #include "dynamics/mimic.hpp"
@@ -237,7 +238,8 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   data.t2.resize(data.contacts.size());
   std::vector<int>& column_of_tree = scratch.column_of_tree;
   column_of_tree.assign(num_trees, -1);
-  std::vector<Eigen::Triplet<double>>&tN = scratch.N, &tS = scratch.S, &tT = scratch.T, &tL = scratch.L;
+  std::vector<ContactRowsEntry>& entries = scratch.rows;
+  std::vector<Eigen::Triplet<double>>& tL = scratch.L;
 
   for (int k = 0; k < num_islands; ++k) {
     const Island& island = data.islands[k];
@@ -280,9 +282,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     P.p_N_guess.setZero(nc);
     P.p_S_guess.setZero(nc);
     P.p_T_guess.setZero(nc);
-    tN.clear();
-    tS.clear();
-    tT.clear();
+    entries.clear();
     for (int r = 0; r < nc; ++r) {
       const int ci = island.contacts[r];
       const ContactPoint& c = data.contacts[ci];
@@ -297,9 +297,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
         for_each_point_jacobian_column(mb, data.multibody, link, c.p_W, [&](int gk, const Eigen::Vector3d& col) {
           const int k = gk - tree.v_offset, u = base + tree.u_column[k];
           const double g = sign * tree.u_gain[k];
-          tN.emplace_back(r, u, g * c.n_W.dot(col));
-          tS.emplace_back(r, u, g * t1.dot(col));
-          tT.emplace_back(r, u, g * t2.dot(col));
+          entries.push_back({r, u, g * c.n_W.dot(col), g * t1.dot(col), g * t2.dot(col), false});
         });
       };
       add_link(c.link_a, +1.0);
@@ -311,7 +309,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
         scratch.soft_llt[soft_used].compute(M_w);
         P.systems.push_back({w, 1, &M_w, &scratch.soft_llt[soft_used]});
         ++soft_used;
-        tN.emplace_back(r, w++, 1.0);
+        entries.push_back({r, w++, 1.0, 0.0, 0.0, true});   // N's alone
         P.phi[r] = soft_gap(c.phi, row);
       } else {
         P.phi[r] = std::max(c.phi, 0.0);   // (R1) of sim/penetration_recovery.hpp: no push-out at −φ/dt
@@ -324,9 +322,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
         P.p_T_guess[r] = it->second[2];
       }
     }
-    set_from_row_ordered_triplets(P.N, nc, nv, tN);
-    set_from_row_ordered_triplets(P.S, nc, nv, tS);
-    set_from_row_ordered_triplets(P.T, nc, nv, tT);
+    set_contact_rows_from_row_ordered_entries(P.N, P.S, P.T, nc, nv, entries);
 
     // Joint-limit rows.
     const int nl = static_cast<int>(island.limit_dofs.size());

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collision/contact_set.hpp"
+#include "contact/contact_rows_fill.hpp"
 #include "contact/joint_friction/joint_friction.hpp"
 #include "contact/problem.hpp"
 #include "contact/small_llt_compute.hpp"
@@ -72,7 +73,8 @@ struct AssemblyScratch {
   std::vector<int> island_of_root;        // (trees) island of each set's root tree, −1 for none
   std::vector<int> contact_island;        // (contacts) island of each contact, −1 for none
   std::vector<int> column_of_tree;        // (trees) first island column of each tree, −1 if absent
-  std::vector<Eigen::Triplet<double>> N, S, T, L;   // triplets of the island's rows
+  std::vector<ContactRowsEntry> rows;     // entries of the island's contact rows N, S, T (contact/contact_rows_fill.hpp)
+  std::vector<Eigen::Triplet<double>> L;  // triplets of its joint-limit rows
   // Soft contacts (Compliance::Soft, contact/compliance.hpp):
   std::vector<SurfaceCompliance> soft;    // (contacts) each point's share of its pair's k and b; rigid() if none
   std::vector<std::pair<std::pair<int, int>, int>> soft_pairs;   // (soft contacts) (link pair, contact), sorted
