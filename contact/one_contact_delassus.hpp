@@ -23,11 +23,12 @@ namespace impetus {
 struct OneContactDelassus {
   Eigen::Matrix3d W;
   Eigen::Vector3d b;
-  VectorView Minv_N{nullptr, 0}, Minv_S{nullptr, 0}, Minv_T{nullptr, 0};   // (nv) columns of M⁻¹Gᵀ
+  VectorView Minv_N{nullptr, 0}, Minv_S{nullptr, 0}, Minv_T{nullptr, 0};   // (nv) the columns of Minv_G
   VectorView row_N{nullptr, 0}, row_S{nullptr, 0}, row_T{nullptr, 0};      // (nv) scratch: the rows of G, dense
-  MatrixView Minv_G{nullptr, 0, 0};   // (nv×3) scratch: M⁻¹Gᵀ, solved for the three columns at once
-  Eigen::VectorXd Minv_N_storage, Minv_S_storage, Minv_T_storage, row_N_storage, row_S_storage, row_T_storage,
-      Minv_G_storage;
+  /// (nv×3) M⁻¹Gᵀ, solved for the three columns at once in place: its leading dimension is nv rounded up to
+  /// Eigen's alignment, so that each column is an aligned vector that Minv_N, Minv_S, Minv_T view (not copy).
+  Eigen::Map<Eigen::MatrixXd, Eigen::AlignedMax, Eigen::OuterStride<>> Minv_G{nullptr, 0, 0, Eigen::OuterStride<>(0)};
+  Eigen::VectorXd row_N_storage, row_S_storage, row_T_storage, Minv_G_storage;
 
   /// Fills W, b and M⁻¹Gᵀ for contact 0 of `problem`. False when W_NN is not positive or an entry is not
   /// finite: the contact cannot be solved in closed form.
