@@ -1,6 +1,7 @@
 #include "dynamics/kinematics.hpp"
 
 #include "dynamics/integration.hpp"
+#include "dynamics/subspace6_times.hpp"
 
 namespace impetus {
 
@@ -61,9 +62,12 @@ void forward_kinematics_of_links(const MultibodyModel& model, MultibodyData& dat
       case JointType::Floating: {
         if (on_world) {  // v = (v_WC, ω) in W: V = [ω; v_WC + p_WC × ω]
           const Vec3& p = data.p_WC[i];
+          auto S = data.S.middleCols<6>(k);   // fixed size: comma initialisers of runtime blocks took ~1 % of a step
+          S.setZero();
           for (int c = 0; c < 3; ++c) {
-            data.S.col(k + c) << Vec3::Zero(), Vec3::Unit(c);
-            data.S.col(k + 3 + c) << Vec3::Unit(c), p.cross(Vec3::Unit(c));
+            S(3 + c, c) = 1;
+            S(c, 3 + c) = 1;
+            S.col(3 + c).tail<3>() = p.cross(Vec3::Unit(c));   // products by 0 and 1: exact, fused or not
           }
           break;
         }
@@ -78,7 +82,10 @@ void forward_kinematics_of_links(const MultibodyModel& model, MultibodyData& dat
       }
     }
     const int nv = joint_nv(joint.type);
-    data.V[i] = (on_world ? Vec6::Zero() : data.V[link.parent]) + data.S.middleCols(k, nv) * v.segment(k, nv);
+    if (kExactSubspace6Times && nv == 6)   // Eigen's bits without its runtime loops (subspace6_times.hpp)
+      data.V[i] = (on_world ? Vec6::Zero() : data.V[link.parent]) + subspace6_times(&data.S(0, k), &v[k]);
+    else
+      data.V[i] = (on_world ? Vec6::Zero() : data.V[link.parent]) + data.S.middleCols(k, nv) * v.segment(k, nv);
 
     const Mat3& R = data.X_WL[i].linear();
     data.I[i] = spatial_inertia(link.inertia.mass, data.p_WC[i], R * link.inertia.I_C * R.transpose());
