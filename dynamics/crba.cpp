@@ -1,5 +1,7 @@
 #include "dynamics/crba.hpp"
 
+#include <cstring>
+
 namespace impetus {
 
 void crba(const MultibodyModel& model, MultibodyData& data) {
@@ -9,6 +11,17 @@ void crba(const MultibodyModel& model, MultibodyData& data) {
 void crba_of_tree(const MultibodyModel& model, MultibodyData& data, int t) {
   const Tree& tree = model.trees[t];
   Eigen::MatrixXd& M = data.M[t];
+  // M and Iᶜ are functions of the tree's links' Iᵢ and S columns alone: while those are bitwise the last call's
+  // (bodies resting to the bit), the recursion would write the kept M again, bit for bit.
+  const std::size_t I_bytes = sizeof(Mat6) * tree.num_links, S_bytes = sizeof(double) * 6 * tree.nv;
+  const void* I = data.I.data() + tree.first_link;
+  const void* S = data.S.data() + 6 * tree.v_offset;
+  double* kept = data.M_inputs[t].data();
+  if (data.M_kept[t] && std::memcmp(kept, I, I_bytes) == 0 && std::memcmp(kept + 36 * tree.num_links, S, S_bytes) == 0)
+    return;
+  std::memcpy(kept, I, I_bytes);
+  std::memcpy(kept + 36 * tree.num_links, S, S_bytes);
+  data.M_kept[t] = 1;
   M.setZero();
   const int first = tree.first_link, last = tree.first_link + tree.num_links - 1;
   for (int i = first; i <= last; ++i) data.Ic[i] = data.I[i];

@@ -14,7 +14,12 @@ MultibodyData::MultibodyData(const MultibodyModel& model)
       f(model.links.size(), Vec6::Zero()),
       zero_vdot(Eigen::VectorXd::Zero(model.nv)) {
   M.reserve(model.trees.size());
-  for (const Tree& tree : model.trees) M.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
+  M_inputs.reserve(model.trees.size());
+  for (const Tree& tree : model.trees) {
+    M.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
+    M_inputs.push_back(Eigen::VectorXd::Zero(36 * tree.num_links + 6 * tree.nv));
+  }
+  M_kept.assign(model.trees.size(), 0);
 }
 
 }  // namespace impetus

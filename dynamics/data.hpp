@@ -22,6 +22,8 @@ struct MultibodyData {
 
   // --- crba (stage 4); per tree ---
   std::vector<Eigen::MatrixXd> M;               // (nv_t×nv_t) joint-space inertia, M = Σ SᵢᵀIᶜᵢSⱼ (RBDA 6.2)
+  std::vector<Eigen::VectorXd> M_inputs;        // the bits of the links' I and the S columns M[t] was made of
+  std::vector<unsigned char> M_kept;            // M_inputs[t] holds them (a byte per tree: trees run in parallel)
 
   // --- rnea (stage 4) ---
   Eigen::VectorXd tau;                          // (nv) RNEA output; bias h(q, v) when called with v̇ = 0

@@ -1,0 +1,92 @@
+// crba_of_tree keeps a tree's M while its links' I and S columns are bitwise the last call's: the kept M must be
+// the recursion's M to the bit, and a change of any input must be seen (a stale M would break both tests below).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "dynamics/crba.hpp"
+#include "dynamics/kinematics.hpp"
+#include "fixtures.hpp"
+
+namespace impetus {
+namespace {
+
+using test::random_configuration;
+using test::random_vector;
+
+constexpr int kTrials = 50;
+
+bool same_bits(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+}
+
+/// M of every tree at q computed by a MultibodyData that never kept anything.
+std::vector<Eigen::MatrixXd> fresh_M(const MultibodyModel& model, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  MultibodyData data(model);
+  forward_kinematics(model, data, q, v);
+  crba(model, data);
+  return data.M;
+}
+
+class CrbaKeptTest : public ::testing::TestWithParam<int> {
+ protected:
+  MultibodyModel model() const {
+    switch (GetParam()) {
+      case 0: return test::free_body_model();
+      case 1: return test::mixed_tree_model();
+      case 2: return test::planar_tree_model();
+      default: return test::floating_child_model();
+    }
+  }
+};
+
+TEST_P(CrbaKeptTest, KeptMassMatrixIsTheRecomputedOneToTheBit) {
+  const MultibodyModel m = model();
+  MultibodyData data(m);
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const Eigen::VectorXd q = random_configuration(m, rng), v = random_vector(m.nv, rng);
+    forward_kinematics(m, data, q, v);
+    crba(m, data);
+    // The same q with another v: the same I and S, so the kept path runs; v is no input of M.
+    forward_kinematics(m, data, q, random_vector(m.nv, rng));
+    crba(m, data);
+    const std::vector<Eigen::MatrixXd> expected = fresh_M(m, q, v);
+    for (std::size_t t = 0; t < expected.size(); ++t) EXPECT_TRUE(same_bits(data.M[t], expected[t])) << "trial " << trial;
+  }
+}
+
+TEST_P(CrbaKeptTest, ChangedInputsAreNotAnsweredWithTheKeptMassMatrix) {
+  const MultibodyModel m = model();
+  MultibodyData data(m);
+  std::mt19937 rng(12);
+  int moved = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    const Eigen::VectorXd q1 = random_configuration(m, rng), v = random_vector(m.nv, rng);
+    Eigen::VectorXd q2 = random_configuration(m, rng);
+    if (trial % 2 == 1) {   // one ulp of one coordinate: I or S move by round-off only, or not at all
+      q2 = q1;
+      const int k = std::uniform_int_distribution<int>(0, m.nq - 1)(rng);
+      q2[k] = std::nextafter(q2[k], 2.0);
+    }
+    forward_kinematics(m, data, q1, v);
+    crba(m, data);
+    const std::vector<Eigen::MatrixXd> M1 = data.M;
+    forward_kinematics(m, data, q2, v);
+    crba(m, data);
+    const std::vector<Eigen::MatrixXd> expected = fresh_M(m, q2, v);
+    for (std::size_t t = 0; t < expected.size(); ++t) {
+      EXPECT_TRUE(same_bits(data.M[t], expected[t])) << "trial " << trial;
+      moved += !same_bits(M1[t], expected[t]);
+    }
+  }
+  EXPECT_GT(moved, 0) << "no trial changed M: the test could not see a stale one";
+}
+
+INSTANTIATE_TEST_SUITE_P(FreeBodyMixedTreePlanarAndFloatingChild, CrbaKeptTest, ::testing::Values(0, 1, 2, 3));
+
+}  // namespace
+}  // namespace impetus
