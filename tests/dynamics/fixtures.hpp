@@ -144,6 +144,17 @@ inline MultibodyModel floating_child_model() {
 }
 
 /// A pendulum: a rod of mass m and length l on a revolute joint about y at height h.
+/// The four trees above by index (0 free body, 1 mixed tree, 2 planar tree, 3 floating child): the parameter of
+/// the tests that run on each of them.
+inline MultibodyModel tree_model(int k) {
+  switch (k) {
+    case 0: return free_body_model();
+    case 1: return mixed_tree_model();
+    case 2: return planar_tree_model();
+    default: return floating_child_model();
+  }
+}
+
 inline MultibodyModel pendulum_model(double m, double l, double h) {
   MultibodyModel model;
   Link rod;

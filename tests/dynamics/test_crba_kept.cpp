@@ -33,14 +33,7 @@ std::vector<Eigen::MatrixXd> fresh_M(const MultibodyModel& model, const Eigen::V
 
 class CrbaKeptTest : public ::testing::TestWithParam<int> {
  protected:
-  MultibodyModel model() const {
-    switch (GetParam()) {
-      case 0: return test::free_body_model();
-      case 1: return test::mixed_tree_model();
-      case 2: return test::planar_tree_model();
-      default: return test::floating_child_model();
-    }
-  }
+  MultibodyModel model() const { return test::tree_model(GetParam()); }
 };
 
 TEST_P(CrbaKeptTest, KeptMassMatrixIsTheRecomputedOneToTheBit) {
