@@ -108,6 +108,7 @@ struct CollisionDetector::Impl {
   std::vector<char> posed;                          // X_WG is finite
   std::vector<double> sweep;                        // s_g (m): how far g can move within the step
   std::vector<PairKey> candidates;
+  bool boxes_moved = true;                          // some box changed since the candidates were found
   std::vector<PairContact> points;
   std::vector<FclContact> mesh_contacts;
   FclNarrowPhase fcl_query;
@@ -121,11 +122,13 @@ struct CollisionDetector::Impl {
     X_WG[g] = X_WL[link[g]] * X_LG[g];
     // A pose that is not finite (a diverged state, which the stepper reports) gives no contacts and
     // must not reach FCL: a point box at the origin, filtered out of the broad phase.
+    const char was_posed = posed[g];
     posed[g] = X_WG[g].matrix().allFinite();
+    if (posed[g] != was_posed) boxes_moved = true;
     if (!posed[g]) {
       object[g]->setTransform(Eigen::Isometry3d::Identity());
-      object[g]->set_world_bounds(Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()));
       bounds_W[g] = Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+      set_box(g, bounds_W[g]);
       return;
     }
     object[g]->setTransform(X_WG[g]);
@@ -134,7 +137,16 @@ struct CollisionDetector::Impl {
     Eigen::AlignedBox3d grown = bounds_W[g];
     grown.min().array() -= 0.5 * margin + sweep[g];
     grown.max().array() += 0.5 * margin + sweep[g];
-    object[g]->set_world_bounds(grown);
+    set_box(g, grown);
+  }
+
+  // The broad phase's answer is a function of the boxes (and which poses are finite) alone: while
+  // every box is bitwise the last step's, so are the candidates (a resting scene's usual step).
+  void set_box(int g, const Eigen::AlignedBox3d& box) {
+    const fcl::AABBd& last = object[g]->getAABB();
+    if (!(last.min_.array() == box.min().array()).all() || !(last.max_.array() == box.max().array()).all())
+      boxes_moved = true;
+    object[g]->set_world_bounds(box);
   }
 
   // s_g of the header: dt·(|v_O + ω × c| + |ω|·r + Δv); 0 without motion or for a state not finite.
@@ -278,19 +290,22 @@ void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, Conta
     }
   }
 
-  // 2. Broad phase.
-  d.candidates.clear();
-  BroadPhaseData data{&d.filter, &d.link, &d.posed, &d.candidates};
-  if (!d.movable_geometries.empty()) {
-    d.movable_tree.update();
-    d.movable_tree.collide(&data, collect_candidate);
-    if (!d.fixed_geometries.empty()) {
-      if (!d.fixed_tree_current) d.fixed_tree.update();
-      d.movable_tree.collide(&d.fixed_tree, &data, collect_candidate);
+  // 2. Broad phase, unless no box moved: then the candidates are the last step's.
+  if (d.boxes_moved) {
+    d.candidates.clear();
+    BroadPhaseData data{&d.filter, &d.link, &d.posed, &d.candidates};
+    if (!d.movable_geometries.empty()) {
+      d.movable_tree.update();
+      d.movable_tree.collide(&data, collect_candidate);
+      if (!d.fixed_geometries.empty()) {
+        if (!d.fixed_tree_current) d.fixed_tree.update();
+        d.movable_tree.collide(&d.fixed_tree, &data, collect_candidate);
+      }
     }
+    d.fixed_tree_current = true;
+    std::sort(d.candidates.begin(), d.candidates.end());
+    d.boxes_moved = false;
   }
-  d.fixed_tree_current = true;
-  std::sort(d.candidates.begin(), d.candidates.end());
 
   // 3. Narrow phase, in pair order: (a, ground) before (a, b).
   auto next = d.candidates.begin();

@@ -54,6 +54,41 @@ TEST(Determinism, TwoRunsAndTwoDetectorsAgreeBitForBit) {
   }
 }
 
+// The broad phase is skipped while every box is bitwise the last step's (collision_detector.cpp, step 2).
+// One detector kept over a walk in which most steps repeat the last poses or speeds, or move one
+// geometry, must answer every step as a fresh detector does; the walk makes and breaks pairs, so a
+// detector that kept stale candidates (or skipped after a speed alone grew a box) would miss some.
+TEST(Determinism, KeptDetectorAnswersAWalkAsAFreshOne) {
+  Scene scene = heap();
+  const int links = static_cast<int>(scene.X_WL.size());
+  std::vector<Eigen::Matrix<double, 6, 1>> V(links, Eigen::Matrix<double, 6, 1>::Zero());
+  const LinkMotion motion{&V, 0.01, 0.0};
+  CollisionDetector kept(scene.geometries, scene.filter);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> pick(0, links - 2);   // a movable link (the last is the floor)
+  int pairs_changed = 0;
+  std::vector<std::pair<int, int>> last_pairs;
+  for (int step = 0; step < 120; ++step) {
+    const int what = step % 4;   // 0, 1: the same poses and speeds; 2: one link moves; 3: one link's speed
+    if (what == 2) scene.X_WL[pick(rng)].translation() += 0.15 * Eigen::Vector3d(u(rng), u(rng), u(rng));
+    if (what == 3) V[pick(rng)].tail<3>() = 20 * Eigen::Vector3d(u(rng), u(rng), u(rng));
+    ContactSet a, b;
+    kept.detect(scene.X_WL, a, motion);
+    CollisionDetector fresh(scene.geometries, scene.filter);
+    fresh.detect(scene.X_WL, b, motion);
+    ASSERT_EQ(a.size(), b.size()) << "step " << step;
+    for (size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(identical(a[k], b[k])) << "step " << step << ", contact " << k;
+    std::vector<std::pair<int, int>> pairs;
+    for (const ContactPoint& c : a)
+      if (c.geom_b != kGround && (pairs.empty() || pairs.back() != std::make_pair(c.geom_a, c.geom_b)))
+        pairs.emplace_back(c.geom_a, c.geom_b);
+    pairs_changed += step > 0 && pairs != last_pairs;
+    last_pairs = pairs;
+  }
+  EXPECT_GE(pairs_changed, 10);   // the walk did make and break pairs between geometries
+}
+
 TEST(Determinism, OrderedByPairThenFeatureWithValidRecords) {
   const Scene scene = heap();
   const ContactSet c = scene.detect();
