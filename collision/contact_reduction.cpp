@@ -142,6 +142,7 @@ double ContactReducer::merge(std::vector<PairContact>& points) {
 }
 
 void ContactReducer::reduce(std::vector<PairContact>& points) {
+  if (points.size() <= 1) return;   // one point (a sphere on the ground): nothing to merge, hull or order
   // 1. Merge points that are one corner.
   const double extent = merge(points);
 

@@ -48,6 +48,21 @@ TEST(Reduction, MergesCoincidentPointsAndMakesFeaturesUnique) {
   for (size_t k = 1; k < points.size(); ++k) EXPECT_LT(points[k - 1].feature, points[k].feature);
 }
 
+// The fewest points: one is kept as it is; two that are one corner are one, the deeper kept.
+TEST(Reduction, OnePointIsKeptAndTwoAtOnePlaceAreOne) {
+  std::vector<PairContact> one = {point(0.25, -0.5, -1e-4, 7)};
+  ContactReducer reducer;
+  reducer.reduce(one);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].p_W, Eigen::Vector3d(0.25, -0.5, 0));
+  EXPECT_EQ(one[0].phi, -1e-4);
+  EXPECT_EQ(one[0].feature, 7);
+  std::vector<PairContact> two = {point(0, 0, 0.0, 3), point(1e-9, 0, -1e-6, 4)};
+  reducer.reduce(two);
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two[0].phi, -1e-6);
+}
+
 // The merge of reduce's step 1 as defined: the largest distance over all pairs, then each point in
 // turn absorbing, in order, the later points within max(kMergeDistance, kMergeRelative · extent) of it
 // as it is at that moment, a preferred one taking its place.
