@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "contact/ecp/ecp_system.hpp"
+#include "contact/solvers/grow_only.hpp"
 #include "contact/sparse_fill.hpp"
 #include "dynamics/crba.hpp"
 #include "dynamics/integration.hpp"
@@ -102,7 +103,11 @@ void assemble_rows(const MultibodyModel& mb, const MultibodyData& kin, const Rec
   ContactProblem& P = s.problem;
   s.triplets.clear();
   const int nc = static_cast<int>(s.rows.size()), nl = static_cast<int>(s.limits.size());
-  s.gap.resize(nc + nl);
+  // Rows past nc + nl, up to the most met, are left empty with gap 0 (issue 16: Eigen reallocates a sparse
+  // matrix's row index, and A, at every change of row count); solve_projection reads the first nc + nl only.
+  const int rows = std::max(nc + nl, static_cast<int>(P.N.rows()));
+  s.gap.resize(rows);
+  s.gap.tail(rows - nc - nl).setZero();
   for (int i = 0; i < nc; ++i) {
     const ContactPoint& c = s.contacts[s.rows[i]];
     s.gap[i] = c.phi;
@@ -120,25 +125,29 @@ void assemble_rows(const MultibodyModel& mb, const MultibodyData& kin, const Rec
     s.gap[nc + i] = l.gap;
     s.triplets.emplace_back(nc + i, l.column, l.sign);
   }
-  P.nc = nc + nl;
+  P.nc = rows;
   set_from_row_ordered_triplets(P.N, P.nc, P.nv, s.triplets);
 }
 
-/// (R3) by projected Gauss–Seidel: w = Aλ + φ⁺ kept current, λᵢ ← max(0, λᵢ − wᵢ/Aᵢᵢ).
+/// (R3) by projected Gauss–Seidel: w = Aλ + φ⁺ kept current, λᵢ ← max(0, λᵢ − wᵢ/Aᵢᵢ). Over the first
+/// nc + nl rows (assemble_rows): λ is 0 on the empty ones after them, w is not kept there.
 void solve_projection(RecoveryScratch& s) {
-  const int n = static_cast<int>(s.gap.size());
-  s.lambda.setZero(n);
-  s.w = s.gap;
+  const int n = static_cast<int>(s.rows.size() + s.limits.size());
+  s.lambda.setZero(s.gap.size());
+  if (s.w.size() < n) s.w.resize(s.gap.size());
+  // The layout and alignment of a VectorXd of size n (contact/solvers/grow_only.hpp): the same bits.
+  VectorView lambda(s.lambda.data(), n), w(s.w.data(), n);
+  w = ConstVectorView(s.gap.data(), n);
   for (int sweep = 0; sweep < kRecoveryMaxSweeps; ++sweep) {
     for (int i = 0; i < n; ++i) {
       if (!(s.A(i, i) > 0)) continue;
-      const double lambda_i = std::max(0.0, s.lambda[i] - s.w[i] / s.A(i, i));
-      const double change = lambda_i - s.lambda[i];
+      const double lambda_i = std::max(0.0, lambda[i] - w[i] / s.A(i, i));
+      const double change = lambda_i - lambda[i];
       if (change == 0) continue;
-      s.w += change * s.A.col(i);
-      s.lambda[i] = lambda_i;
+      w += change * s.A.col(i).head(n);
+      lambda[i] = lambda_i;
     }
-    if (!(-s.w.minCoeff() > kRecoveryTolerance)) break;
+    if (!(-w.minCoeff() > kRecoveryTolerance)) break;
   }
 }
 

@@ -107,7 +107,7 @@ struct RecoveryScratch {
   ContactSet contacts;                    // the contacts at q⁺
   std::vector<int> rows;                  // those that take part in (R3)
   std::vector<RecoveryLimitRow> limits;   // the joint-limit rows of (R7)
-  Eigen::VectorXd gap;                    // (rows + limits) φ⁺ of the rows, then the limits' gaps
+  Eigen::VectorXd gap;                    // (N's rows) φ⁺ of the rows, then the limits' gaps, then 0
   std::vector<double> gain_of;            // (nv of the model) G's entry of the coordinate in its column
   std::vector<int> local_column;          // (nu of a tree) its column of u among the free ones, −1 if held
   std::vector<char> tree_added;           // (trees) its columns are in `problem`
@@ -115,11 +115,11 @@ struct RecoveryScratch {
   std::vector<Eigen::MatrixXd> M_free;    // (trees) M(q⁺) over the coordinates not held, where some are
   std::vector<Eigen::LLT<Eigen::MatrixXd>> M_llt;   // (trees) factors of the trees' metrics
   std::vector<Eigen::Triplet<double>> triplets;
-  ContactProblem problem;                 // systems and N⁺ of (R3) (nothing else is filled)
-  Eigen::VectorXd lambda, w;              // (rows) λ and w of (R3)
+  ContactProblem problem;                 // systems and N⁺ of (R3), at the most rows met (nothing else is filled)
+  Eigen::VectorXd lambda, w;              // (N's rows) λ and w of (R3), on its first rows + limits
   Eigen::VectorXd impulse, delta;         // (nv of `problem`) N⁺ᵀλ and δ
   Eigen::VectorXd delta_global;           // (nv of the model) δ of every tree
-  Eigen::MatrixXd A;                      // (rows × rows) N⁺ M⁻¹ N⁺ᵀ
+  Eigen::MatrixXd A;                      // (N's rows, squared) N⁺ M⁻¹ N⁺ᵀ
   DelassusScratch delassus;
 };
 

@@ -114,12 +114,8 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
       return "measured 6 per step (98 before IdQp kept its temporaries per shape): shapes first met in the counted "
              "steps (the trot's contact sets): Lemke's and the forward model's warm start's buffers, "
              "undriven_impulse_kernel's QR, EffortLimits' problem copy and round";
-    if (controller == "id_qp_noslip")
-      return "measured 15 in 20 steps (48 before id_qp's warm start QP19, 148 before IdQp kept its temporaries per "
-             "shape): the penetration recovery's "
-             "rows, Delassus and projection at shapes first met in the counted steps, the kernel's QR";
   }
-  if (controller == "id_qp_noslip")
+  if (replay == "links_stance" && controller == "id_qp_noslip")
     return "measured 2 per step on flat, where it falls (1 before id_qp's warm start QP19, whose basis COD is kept per "
            "basis size met; not analysed further; 277 before IdQp kept its temporaries per shape): shapes first met in "
            "the counted steps (the effort limits' driven sets): the sticking target's and InequalityLeastSquares' "
