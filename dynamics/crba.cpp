@@ -22,6 +22,7 @@ void crba_of_tree(const MultibodyModel& model, MultibodyData& data, int t) {
   std::memcpy(kept, I, I_bytes);
   std::memcpy(kept + 36 * tree.num_links, S, S_bytes);
   data.M_kept[t] = 1;
+  data.h_kept[t] = 0;   // a kept h was made of the I and S just replaced (crba_and_bias_forces_of_tree)
   M.setZero();
   const int first = tree.first_link, last = tree.first_link + tree.num_links - 1;
   for (int i = first; i <= last; ++i) data.Ic[i] = data.I[i];

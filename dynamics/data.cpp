@@ -9,6 +9,7 @@ MultibodyData::MultibodyData(const MultibodyModel& model)
       I(model.links.size(), Mat6::Zero()),
       S(Eigen::Matrix<double, 6, Eigen::Dynamic>::Zero(6, model.nv)),
       tau(Eigen::VectorXd::Zero(model.nv)),
+      h_inputs(Eigen::VectorXd::Zero(model.nv + 6 * static_cast<Eigen::Index>(model.links.size()))),
       Ic(model.links.size(), Mat6::Zero()),
       a(model.links.size(), Vec6::Zero()),
       f(model.links.size(), Vec6::Zero()),
@@ -20,6 +21,7 @@ MultibodyData::MultibodyData(const MultibodyModel& model)
     M_inputs.push_back(Eigen::VectorXd::Zero(36 * tree.num_links + 6 * tree.nv));
   }
   M_kept.assign(model.trees.size(), 0);
+  h_kept.assign(model.trees.size(), 0);
 }
 
 }  // namespace impetus

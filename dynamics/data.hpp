@@ -27,6 +27,10 @@ struct MultibodyData {
 
   // --- rnea (stage 4) ---
   Eigen::VectorXd tau;                          // (nv) RNEA output; bias h(q, v) when called with v̇ = 0
+  Eigen::VectorXd h_inputs;                     // per tree, from v_offset + 6·first_link (one block: trees in order
+                                                // read it in order): the bits of v and the links' V its segment of
+                                                // tau (and its links' a, f) were made of, with the I, S of M_inputs[t]
+  std::vector<unsigned char> h_kept;            // h_inputs holds tree t's (a byte per tree: trees run in parallel)
 
   // --- scratch of the recursions; per link ---
   std::vector<Mat6> Ic;                         // composite inertias

@@ -16,4 +16,8 @@ const Eigen::VectorXd& bias_forces(const MultibodyModel& model, MultibodyData& d
 /// they may be computed in any order or at once, with the bits of bias_forces.
 void bias_forces_of_tree(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v, int tree);
 
+/// crba_of_tree, then bias_forces_of_tree, with their bits; the tree's h (tau, a, f) kept while its links' I and S
+/// (crba's compare, which serves both), its links' V and its v are bitwise those of the last call.
+void crba_and_bias_forces_of_tree(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v, int tree);
+
 }  // namespace impetus

@@ -2,7 +2,6 @@
 
 #include "contact/small_llt_solve_vector.hpp"
 #include "control/actuation.hpp"
-#include "dynamics/crba.hpp"
 #include "dynamics/free_body_rotation.hpp"
 #include "dynamics/mimic.hpp"
 #include "dynamics/rnea.hpp"
@@ -73,10 +72,7 @@ void compute_free_velocity(const WorldModel& model, double dt, const State& stat
   // Trees share no link and no coordinate, so each item below writes only its own tree's slots: the bits of
   // the sequential loop whatever the thread count. A tree with mimic joints uses the one data.mimic, so those
   // run on this thread afterwards.
-  auto inertia_and_bias = [&](int t, int) {
-    crba_of_tree(mb, data.multibody, t);
-    bias_forces_of_tree(mb, data.multibody, state.v, t);
-  };
+  auto inertia_and_bias = [&](int t, int) { crba_and_bias_forces_of_tree(mb, data.multibody, state.v, t); };
   for_each_item(pool, trees, inertia_and_bias);
   data.h = data.multibody.tau;
   data.tau.setZero();
