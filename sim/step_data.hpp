@@ -11,6 +11,7 @@
 #include "contact/contact_rows_fill.hpp"
 #include "contact/joint_friction/joint_friction.hpp"
 #include "contact/problem.hpp"
+#include "contact/problem_bits.hpp"
 #include "contact/small_llt_compute.hpp"
 #include "contact/result.hpp"
 #include "control/controller.hpp"
@@ -191,6 +192,7 @@ struct StepData {
 
   // --- 6. contact ---
   std::vector<ContactResult> results;     // one per island
+  std::vector<ProblemBits> answered;      // (islands) the problem results[k] answers (Stepper::solve_island)
   std::vector<double> island_energy_change;   // (islands) J: ½v⁺ᵀMv⁺ − ½v*ᵀMv* of each island
   Eigen::VectorXd v_plus;                 // (nv)
   std::vector<Eigen::Vector3d> impulse;   // per contact: (p_N, p_S, p_T) in N·s

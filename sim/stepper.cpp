@@ -100,6 +100,7 @@ void Stepper::solve_contacts() {
   data_.v_plus = data_.v_star;  // trees in no island move freely
   data_.impulse.assign(data_.contacts.size(), Eigen::Vector3d::Zero());
   data_.results.resize(data_.islands.size());
+  data_.answered.resize(data_.islands.size());
   data_.island_energy_change.resize(data_.islands.size());
   // Islands share no tree and no contact: each writes only its own slots, so the bits are those of a
   // sequential loop whatever the thread count.
@@ -130,7 +131,14 @@ void Stepper::solve_island(int k, ChunkBuffers& buffers) {
   const Island& island = data_.islands[k];
   const ContactProblem& problem = data_.problems[k];
   ContactResult& result = data_.results[k];
-  contact_model_->solve(problem, result, *buffers.workspace);
+  // The model's answer is a function of the problem alone (contact/problem_bits.hpp): a problem that is, to the
+  // bit, the one results[k] answered last step has that answer already.
+  ProblemBits& answered = data_.answered[k];
+  if (!answered.same(problem)) {
+    answered.forget();   // results[k] answers nothing until the model returns
+    contact_model_->solve(problem, result, *buffers.workspace);
+    answered.keep(problem);
+  }
 
   double kinetic_change = 0;
   for (std::size_t i = 0; i < island.trees.size(); ++i) {

@@ -1,0 +1,62 @@
+// An island whose problem is, to the bit, the one its result answered last step keeps that result
+// (Stepper::solve_island, contact/problem_bits.hpp). Whatever the model, every island's result after every step
+// must then be what the model answers when asked afresh — and the scene must repeat problems, or the kept path
+// was not exercised.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "contact/factory.hpp"
+#include "contact/problem_bits.hpp"
+#include "islands_scene.hpp"
+#include "sim/scene/scene_loader.hpp"
+#include "sim/stepper.hpp"
+
+namespace impetus {
+namespace {
+
+bool same_bits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0;
+}
+
+class KeptAnswers : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(KeptAnswers, EveryIslandsResultIsTheModelsAnswerAskedAfresh) {
+  const std::string name = GetParam();
+  const World world = load_scene_string(test::islands_scene(1e-3), "islands.xml");
+  Stepper stepper(world.model, name, 1e-3, 1);
+  const std::unique_ptr<ContactModel> fresh = make_contact_model(name, {});
+  const std::unique_ptr<ContactWorkspace> workspace = fresh->make_workspace();
+  State state = world.initial;
+  std::vector<ProblemBits> last;   // each island's problem of the step before
+  int repeated = 0, islands = 0;
+  for (int step = 0; step < 400; ++step) {
+    stepper.step(state);
+    const StepData& data = stepper.data();
+    last.resize(data.problems.size() > last.size() ? data.problems.size() : last.size());
+    for (std::size_t k = 0; k < data.islands.size(); ++k) {
+      const ContactProblem& problem = data.problems[k];
+      repeated += last[k].same(problem);
+      ++islands;
+      last[k].keep(problem);
+      ContactResult answer;
+      fresh->solve(problem, answer, *workspace);
+      const ContactResult& result = data.results[k];
+      ASSERT_TRUE(same_bits(result.v_plus, answer.v_plus)) << name << ", step " << step << ", island " << k;
+      ASSERT_TRUE(same_bits(result.p_N, answer.p_N)) << name << ", step " << step << ", island " << k;
+      ASSERT_TRUE(same_bits(result.p_S, answer.p_S)) << name << ", step " << step << ", island " << k;
+      ASSERT_TRUE(same_bits(result.p_T, answer.p_T)) << name << ", step " << step << ", island " << k;
+      ASSERT_EQ(result.stats.status, answer.stats.status) << name << ", step " << step << ", island " << k;
+      ASSERT_EQ(result.stats.iterations, answer.stats.iterations) << name << ", step " << step << ", island " << k;
+    }
+    for (std::size_t k = data.islands.size(); k < last.size(); ++k) last[k].forget();
+  }
+  EXPECT_GT(repeated, islands / 10) << name << ": too few repeated problems to exercise the kept answers";
+  EXPECT_LT(repeated, islands) << name << ": the scene's problems never change";
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, KeptAnswers,
+                         ::testing::Values("stewart_trinkle", "no_slip", "viscous", "max_dissipation"));
+
+}  // namespace
+}  // namespace impetus
