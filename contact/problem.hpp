@@ -85,6 +85,8 @@ struct DelassusScratch {
   void forget() { kept = nullptr; }
 };
 
+/// A field added here is a new input of the models: write it in the dump (contact/dump/problem_dump.cpp) and
+/// compare it in ProblemBits (contact/problem_bits.cpp), or a step would keep an answer it no longer has.
 struct ContactProblem {
   double dt = 0;                          // step (s)
 
