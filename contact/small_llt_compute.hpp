@@ -26,6 +26,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "contact/small_llt_kernels.hpp"
 #include "contact/small_llt_solve.hpp"
 
 namespace impetus {
@@ -85,7 +86,8 @@ inline constexpr auto kFactorOfSize = factor_table(std::make_integer_sequence<Ei
 }  // namespace small_llt_detail
 
 /// Eigen's LLT of a MatrixXd whose compute() takes n ≤ kSmallLltSize without Eigen's generic loops: the
-/// same factor, info and L1 norm to the bit (larger n: Eigen's compute). compute() of the same M as the last
+/// same factor, info and L1 norm to the bit (larger n, or a build where the kernel is not Eigen's to the bit:
+/// Eigen's compute). compute() of the same M as the last
 /// one, bit for bit, keeps the factor it has: a body at rest, or one whose M does not turn with it (a sphere),
 /// has the same M step after step, and the factor is a function of M's bits. (The base's other mutator,
 /// rankUpdate, must not be called on it: the factor would no longer be that of the M it keeps.)
@@ -101,7 +103,7 @@ class SmallLlt : public Eigen::LLT<Eigen::MatrixXd> {
         std::memcmp(factored_.data(), M.data(), sizeof(double) * n * n) == 0)
       return *this;
     factored_ = M;
-    if (n > kSmallLltSize) {
+    if (n > kSmallLltSize || !small_llt_kernels().compute) {   // (small_llt_kernels.hpp)
       Eigen::LLT<Eigen::MatrixXd>::compute(M);
       return *this;
     }

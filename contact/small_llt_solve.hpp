@@ -23,6 +23,8 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "contact/small_llt_kernels.hpp"
+
 namespace impetus {
 
 /// The largest n for which small_llt_solve_in_place reproduces Eigen's LLT::solveInPlace bit for bit.
@@ -68,11 +70,16 @@ inline constexpr auto kSolveOfSize = table(std::make_integer_sequence<Eigen::Ind
 
 }  // namespace small_llt_detail
 
-/// X ← (L Lᵀ)⁻¹ X with L the lower triangle of `llt` (n ≤ kSmallLltSize).
+/// X ← (L Lᵀ)⁻¹ X with L the lower triangle of `llt` (n ≤ kSmallLltSize); Eigen's solveInPlace where the
+/// kernel is not Eigen's to the bit on this build.
 inline void small_llt_solve_in_place(const Eigen::LLT<Eigen::MatrixXd>& llt, Eigen::Ref<Eigen::MatrixXd> X) {
   const Eigen::MatrixXd& L = llt.matrixLLT();
   const Eigen::Index n = L.rows();
   eigen_assert(n <= kSmallLltSize && X.rows() == n);
+  if (!small_llt_kernels().solve) {   // (small_llt_kernels.hpp)
+    llt.solveInPlace(X);
+    return;
+  }
   small_llt_detail::kSolveOfSize[n](L.data(), L.outerStride(), X.data(), X.outerStride(), X.cols());
 }
 

@@ -81,7 +81,7 @@ inline void small_llt_solve_vector_in_place(const Eigen::LLT<Eigen::MatrixXd>& l
   const Eigen::MatrixXd& L = llt.matrixLLT();
   const Eigen::Index n = L.rows();
   eigen_assert(x.size() == n);
-  if (n > kSmallLltVectorSize) {
+  if (n > kSmallLltVectorSize || !small_llt_kernels().solve_vector) {   // (small_llt_kernels.hpp)
     llt.matrixL().solveInPlace(x);
     llt.matrixU().solveInPlace(x);
     return;
