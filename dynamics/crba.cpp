@@ -12,7 +12,11 @@ void crba_of_tree(const MultibodyModel& model, MultibodyData& data, int t) {
   const Tree& tree = model.trees[t];
   Eigen::MatrixXd& M = data.M[t];
   // M and Iᶜ are functions of the tree's links' Iᵢ and S columns alone: while those are bitwise the last call's
-  // (bodies resting to the bit), the recursion would write the kept M again, bit for bit.
+  // (bodies resting to the bit), the recursion would write the kept M again, bit for bit. Only forward kinematics
+  // writes them, and it counts its passes: with no pass over the tree since they were last compared (its pass kept
+  // by sim/step_kinematics.cpp), they are those bits without a compare.
+  if (data.M_kept[t] && data.M_pass[t] == data.kinematics_pass[t]) return;
+  data.M_pass[t] = data.kinematics_pass[t];
   const std::size_t I_bytes = sizeof(Mat6) * tree.num_links, S_bytes = sizeof(double) * 6 * tree.nv;
   const void* I = data.I.data() + tree.first_link;
   const void* S = data.S.data() + 6 * tree.v_offset;

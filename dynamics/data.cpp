@@ -20,7 +20,9 @@ MultibodyData::MultibodyData(const MultibodyModel& model)
     M.push_back(Eigen::MatrixXd::Zero(tree.nv, tree.nv));
     M_inputs.push_back(Eigen::VectorXd::Zero(36 * tree.num_links + 6 * tree.nv));
   }
+  kinematics_pass.assign(model.trees.size(), 0);
   M_kept.assign(model.trees.size(), 0);
+  M_pass.assign(model.trees.size(), 0);
   h_kept.assign(model.trees.size(), 0);
 }
 

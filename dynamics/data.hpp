@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <cstdint>
 #include <vector>
 
 #include "dynamics/model.hpp"
@@ -19,11 +20,14 @@ struct MultibodyData {
   std::vector<Vec3> p_WC;                       // centres of mass
   std::vector<Mat6> I;                          // spatial inertias at O, world axes
   Eigen::Matrix<double, 6, Eigen::Dynamic> S;   // (6×nv) joint motion subspaces, column per velocity coordinate
+  std::vector<std::uint64_t> kinematics_pass;   // per tree: how many passes wrote its links (the only writer of the
+                                                // above), so that a reader can tell they are unwritten since it read
 
   // --- crba (stage 4); per tree ---
   std::vector<Eigen::MatrixXd> M;               // (nv_t×nv_t) joint-space inertia, M = Σ SᵢᵀIᶜᵢSⱼ (RBDA 6.2)
   std::vector<Eigen::VectorXd> M_inputs;        // the bits of the links' I and the S columns M[t] was made of
   std::vector<unsigned char> M_kept;            // M_inputs[t] holds them (a byte per tree: trees run in parallel)
+  std::vector<std::uint64_t> M_pass;            // kinematics_pass[t] when M_inputs[t] was last seen equal to I, S
 
   // --- rnea (stage 4) ---
   Eigen::VectorXd tau;                          // (nv) RNEA output; bias h(q, v) when called with v̇ = 0

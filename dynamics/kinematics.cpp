@@ -97,12 +97,14 @@ void forward_kinematics_of_links(const MultibodyModel& model, MultibodyData& dat
 void forward_kinematics(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& v) {
   forward_kinematics_of_links(model, data, q, v, 0, static_cast<int>(model.links.size()));
+  for (std::uint64_t& pass : data.kinematics_pass) ++pass;
 }
 
 void forward_kinematics_of_tree(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& q,
                                 const Eigen::VectorXd& v, int tree) {
   const Tree& t = model.trees[tree];
   forward_kinematics_of_links(model, data, q, v, t.first_link, t.first_link + t.num_links);
+  ++data.kinematics_pass[tree];
 }
 
 Vec6 joint_bias_acceleration(const MultibodyModel& model, const MultibodyData& data, int link,

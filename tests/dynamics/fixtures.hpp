@@ -1,7 +1,9 @@
 // Small multibody models built in code, for the dynamics tests.
 #pragma once
 
+#include <initializer_list>
 #include <random>
+#include <string>
 
 #include "dynamics/integration.hpp"
 #include "dynamics/model.hpp"
@@ -153,6 +155,17 @@ inline MultibodyModel tree_model(int k) {
     case 2: return planar_tree_model();
     default: return floating_child_model();
   }
+}
+
+/// Several trees in one model: the four above by index, in the order given (a tree's links keep their
+/// tree-relative parents), for tests of what is kept tree by tree.
+inline MultibodyModel trees_model(std::initializer_list<int> kinds) {
+  MultibodyModel model;
+  for (int k : kinds) {
+    const MultibodyModel one = tree_model(k);
+    model.add_tree(one.trees[0].name + std::to_string(model.trees.size()), one.links);
+  }
+  return model;
 }
 
 inline MultibodyModel pendulum_model(double m, double l, double h) {

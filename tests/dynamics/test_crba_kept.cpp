@@ -79,6 +79,39 @@ TEST_P(CrbaKeptTest, ChangedInputsAreNotAnsweredWithTheKeptMassMatrix) {
   EXPECT_GT(moved, 0) << "no trial changed M: the test could not see a stale one";
 }
 
+// A walk in which each step's passes go over some trees only (forward_kinematics_of_tree, as the step's kinematics
+// keep a tree at rest): the trees no pass wrote keep M unread, the others compare or recompute it, and every M is
+// the recursion's at the current q to the bit.
+TEST(CrbaKept, TreesNoPassWroteKeepTheirMassMatrix) {
+  const MultibodyModel m = test::trees_model({0, 1, 2, 3, 0});
+  MultibodyData data(m);
+  std::mt19937 rng(13);
+  std::bernoulli_distribution moves(0.3);
+  Eigen::VectorXd q = random_configuration(m, rng), v = random_vector(m.nv, rng);
+  forward_kinematics(m, data, q, v);
+  crba(m, data);
+  int unwritten = 0, written = 0;
+  for (int step = 0; step < 100; ++step) {
+    const Eigen::VectorXd q_new = random_configuration(m, rng), v_new = random_vector(m.nv, rng);
+    for (int t = 0; t < static_cast<int>(m.trees.size()); ++t) {
+      const Tree& tree = m.trees[t];
+      if (!moves(rng)) {
+        ++unwritten;
+        continue;
+      }
+      ++written;
+      q.segment(tree.q_offset, tree.nq) = q_new.segment(tree.q_offset, tree.nq);
+      v.segment(tree.v_offset, tree.nv) = v_new.segment(tree.v_offset, tree.nv);
+      forward_kinematics_of_tree(m, data, q, v, t);
+    }
+    crba(m, data);
+    const std::vector<Eigen::MatrixXd> expected = fresh_M(m, q, v);
+    for (std::size_t t = 0; t < expected.size(); ++t) ASSERT_TRUE(same_bits(data.M[t], expected[t])) << "step " << step;
+  }
+  EXPECT_GT(unwritten, 100);
+  EXPECT_GT(written, 100);
+}
+
 INSTANTIATE_TEST_SUITE_P(FreeBodyMixedTreePlanarAndFloatingChild, CrbaKeptTest, ::testing::Values(0, 1, 2, 3));
 
 }  // namespace
