@@ -1,12 +1,18 @@
 // Elimination of τ, (ID2)–(ID3) of id_problem.hpp.
 #include "control/inverse_dynamics/id_problem.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace impetus {
 
 void ActuatedElimination::use_shape(int nv, int na, int nc) {
   if (s_.nv == nv && s_.na == na && s_.nc == nc) return;
+  if (na > most_na_ || nc > most_nc_) {
+    most_na_ = std::max(na, most_na_);
+    most_nc_ = std::max(nc, most_nc_);
+    park_shapes_up_to(nv, most_na_, most_nc_);
+  }
   for (Sized& p : parked_)
     if (p.nv == nv && p.na == na && p.nc == nc) {
       std::swap(s_, p);
@@ -20,6 +26,49 @@ void ActuatedElimination::use_shape(int nv, int na, int nc) {
   s_.nv = nv;
   s_.na = na;
   s_.nc = nc;
+}
+
+void ActuatedElimination::park_shapes_up_to(int nv, int na, int nc) {
+  auto met = [&](int a, int c) {
+    if (s_.nv == nv && s_.na == a && s_.nc == c) return true;
+    for (const Sized& p : parked_)
+      if (p.nv == nv && p.na == a && p.nc == c) return true;
+    return false;
+  };
+  if (parked_.capacity() == 0) parked_.reserve(kMaxParked);   // parked sets never move
+  // The current set keeps its slot: the shapes are added to the parked ones, up to the cap (beyond it a new
+  // shape allocates when met, as before).
+  for (int c = 0; c <= nc; ++c)
+    for (int a = 0; a <= na; ++a) {
+      if (met(a, c)) continue;
+      if (parked_.size() + 1 >= kMaxParked) return;   // one slot left for use_shape's swap of a new shape
+      parked_.emplace_back();
+      size_for_shape(parked_.back(), nv, a, c);
+    }
+}
+
+void ActuatedElimination::size_for_shape(Sized& s, int nv, int na, int nc) {
+  s.nv = nv;
+  s.na = na;
+  s.nc = nc;
+  // Each buffer at the shape build() gives it, so that build() on this set resizes nothing.
+  s.Minv_Pt.resize(nv, na);
+  s.J.resize(3 * nc, nv);
+  s.Y.resize(nv, 3 * nc);
+  s.KJt.resize(nv, 3 * nc);
+  s.T_tau.resize(na, 3 * nc);
+  s.D.resize(3 * nc, 3 * nc);
+  s.G_llt = Eigen::LLT<Eigen::MatrixXd>(na);
+  s.tau_c.resize(na);
+  s.v_c.resize(nv);
+  s.col.resize(nv);
+  s.unit.resize(nv);
+  s.row.resize(nv);
+  s.residual.resize(na);
+  s.Minv_Pt_tau.resize(na > 0 ? nv : 0);
+  s.G.resize(na, na);
+  s.PY.resize(na, 3 * nc);
+  s.Minv_Pt_T.resize(na > 0 ? nv : 0, na > 0 ? 3 * nc : 0);
 }
 
 bool ActuatedElimination::build(const InverseDynamicsProblem& problem) {

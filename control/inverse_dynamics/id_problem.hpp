@@ -92,11 +92,19 @@ class ActuatedElimination {
     Eigen::VectorXd unit, row, residual, Minv_Pt_tau;
     Eigen::MatrixXd G, PY, Minv_Pt_T;
   };
-  // 13 driven sets' sizes (LINKS' 12 joints held one by one) times a stance's contact counts exceed 32.
-  static constexpr std::size_t kMaxParked = 128;
+  // 13 driven sets' sizes (LINKS' 12 joints held one by one) times a stance's contact counts (0 to 8 and
+  // more when it falls, park_shapes_up_to) exceed 128; a set at 10 contacts and 18 coordinates is ~32 kB.
+  static constexpr std::size_t kMaxParked = 256;
   void use_shape(int nv, int na, int nc);
+  /// Parks a set of every shape (nv, a, c) with a ≤ na, c ≤ nc not parked yet, each buffer at the size build()
+  /// gives it: a shape below the most driven coordinates and contacts met then allocates nothing when first met
+  /// (issue 16: the effort limits' rounds drop driven joints one by one, and a stance's contacts come and go).
+  /// For the nv of the call that raised the most; an island of another nv parks its shapes as it meets them.
+  void park_shapes_up_to(int nv, int na, int nc);
+  static void size_for_shape(Sized& s, int nv, int na, int nc);
   Sized s_;
   std::vector<Sized> parked_;
+  int most_na_ = -1, most_nc_ = -1;   // the most driven coordinates and contacts met, or −1
 };
 
 }  // namespace impetus
