@@ -104,7 +104,7 @@ struct ControlledCase {
 class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase> {};
 
 /// Cases that still allocate once warm, with the count measured on these replays (per step, outside FCL) and
-/// where (a trace of each allocation's call stack after the warm-up).
+/// where (a trace of each allocation's call stack after the warm-up); skipped only where they do allocate.
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
   // The trot changes which feet touch every few steps: buffers sized by the contacts are kept per size met
   // (stewart_trinkle's Lemke and LCP, the problems and results, the selected rows, the sticking target's
@@ -116,6 +116,13 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
            "problem copies per contact count, its solution copies (40), stewart_trinkle's Lemke (26) "
            "and dense path's QR/COD and groups (14), undriven_impulse_kernel's QR (15), IdQp's per-shape scratch "
            "(14), the impulses' fit (6), the controller's (2)";
+  // Zero on Intel (cooperlake); on AMD EPYC (znver3) the trot's last bits differ and a contact set is first met
+  // in the counted steps: IdLcpNoSlip::stage_two's ColPivHouseholderQR and its assignments, IdLcpNoSlip::solve
+  // and solve_projection, PredictionMemory::guess — the same per-size caches as above.
+  if (replay == "links_trot" && controller == "id_lcp_noslip")
+    return "measured 16 in 20 steps on AMD EPYC (2026-11-27 trace; 0 on Intel cooperlake): a contact set first met "
+           "in the counted steps reaches IdLcpNoSlip's per-size QR (stage_two), its solve and solve_projection, and "
+           "PredictionMemory::guess";
   return "";
 }
 
@@ -137,7 +144,7 @@ TEST_P(ControlledStepAllocation, NoneOutsideFclOnceWarm) {
     for (int k = 0; k < counted_steps; ++k) stepper.step(state);
   });
   const std::string reason = controller_not_yet_allocation_free(c.replay, c.controller);
-  if (!reason.empty())
+  if (!reason.empty() && allocations.outside > 0)   // a listed case that allocates nothing is held to it
     GTEST_SKIP() << c.replay << " under " << c.controller << " allocates " << allocations.outside / counted_steps
                  << " times per step once warm (" << allocations.outside << " in " << counted_steps << " steps), "
                  << reason;
