@@ -40,7 +40,7 @@ class Matrices {
     return M;
   }
 
-  /// Right-hand sides over ten orders of magnitude, a quarter of the entries ±0.
+  /// Right-hand sides over ten orders of magnitude, a sixth of the entries ±0 (the sign of the entry kept).
   Eigen::MatrixXd right_hand_sides(Eigen::Index n, Eigen::Index k) {
     Eigen::MatrixXd B = uniform(n, k);
     for (Eigen::Index i = 0; i < n; ++i)
