@@ -1,28 +1,14 @@
 #include "dynamics/rnea.hpp"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
 
 #include "dynamics/crba.hpp"
 #include "dynamics/kinematics.hpp"
+#include "dynamics/same_bits.hpp"
 
 namespace impetus {
 
 namespace {
-
-/// The n doubles at a and b bitwise equal (−0 ≠ +0, a NaN equal to its own bits). Inline: a libc memcmp call per
-/// 48 bytes cost more than the compare.
-bool same_bits(const double* a, const double* b, std::size_t n) {
-  std::uint64_t differ = 0;
-  for (std::size_t k = 0; k < n; ++k) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a + k, sizeof x);
-    std::memcpy(&y, b + k, sizeof y);
-    differ |= x ^ y;
-  }
-  return differ == 0;
-}
 
 void rnea_of_links(const MultibodyModel& model, MultibodyData& data, const Eigen::VectorXd& v,
                    const Eigen::VectorXd& vdot, int first, int end) {

@@ -1,9 +1,9 @@
 #include "sim/step_kinematics.hpp"
 
-#include <cstdint>
 #include <cstring>
 
 #include "dynamics/kinematics.hpp"
+#include "dynamics/same_bits.hpp"
 
 namespace impetus {
 
@@ -14,23 +14,10 @@ bool same_bits(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), sizeof(double) * static_cast<std::size_t>(a.size())) == 0;
 }
 
-/// The n doubles at a and b bitwise equal. Inline: a libc memcmp call per tree's 7 + 6 doubles cost more than the
-/// compare (as in dynamics/rnea.cpp).
-bool same_bits(const double* a, const double* b, int n) {
-  std::uint64_t differ = 0;
-  for (int k = 0; k < n; ++k) {
-    std::uint64_t x, y;
-    std::memcpy(&x, a + k, sizeof x);
-    std::memcpy(&y, b + k, sizeof y);
-    differ |= x ^ y;
-  }
-  return differ == 0;
-}
-
 /// Tree t's segments of (q, v) are bitwise those of its last pass (data.kinematics_q, kinematics_v).
 bool tree_holds_kinematics_of(const Tree& tree, const StepData& data, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  return same_bits(q.data() + tree.q_offset, data.kinematics_q.data() + tree.q_offset, tree.nq) &&
-         same_bits(v.data() + tree.v_offset, data.kinematics_v.data() + tree.v_offset, tree.nv);
+  return impetus::same_bits(q.data() + tree.q_offset, data.kinematics_q.data() + tree.q_offset, tree.nq) &&
+         impetus::same_bits(v.data() + tree.v_offset, data.kinematics_v.data() + tree.v_offset, tree.nv);
 }
 
 }  // namespace

@@ -145,7 +145,7 @@ TEST_P(ControlledStepAllocation, NoneOutsideFclOnceWarm) {
   });
   const std::string reason = controller_not_yet_allocation_free(c.replay, c.controller);
   if (!reason.empty() && allocations.outside > 0)   // a listed case that allocates nothing is held to it
-    GTEST_SKIP() << c.replay << " under " << c.controller << " allocates " << allocations.outside / counted_steps
+    GTEST_SKIP() << c.replay << " under " << c.controller << " allocates " << static_cast<double>(allocations.outside) / counted_steps
                  << " times per step once warm (" << allocations.outside << " in " << counted_steps << " steps), "
                  << reason;
   EXPECT_EQ(allocations.outside, 0) << c.replay << " under " << c.controller;
