@@ -51,15 +51,21 @@ void StewartTrinkleSparseNewton::assemble(const ContactProblem& problem, Stewart
   const SparseRows& J = stack_stewart_trinkle_rows(problem, lcp);
   const int m = static_cast<int>(J.rows()), ng = lcp.ng, nl = lcp.nl, nu = ng + nl, k = lcp.k;
 
-  // Y = W Jᵀ block by block: row r of J touches a few systems; M_b⁻¹ of its entries there.
+  // Y = W Jᵀ block by block: row r of J touches a few systems (a contact's two bodies); M_b⁻¹ of its entries
+  // there, the systems in their order. Found through each column's system: a pile has a thousand systems.
+  system_of_column.assign(problem.nv, -1);
+  for (int b = 0; b < static_cast<int>(problem.systems.size()); ++b)
+    for (int i = 0; i < problem.systems[b].size; ++i) system_of_column[problem.systems[b].offset + i] = b;
   triplets.clear();
   Eigen::VectorXd x;
   for (int r = 0; r < m; ++r) {
-    for (const SystemBlock& s : problem.systems) {
-      bool touches = false;
-      for (SparseRows::InnerIterator it(J, r); it; ++it)
-        if (it.col() >= s.offset && it.col() < s.offset + s.size) touches = true;
-      if (!touches) continue;
+    touched.clear();
+    for (SparseRows::InnerIterator it(J, r); it; ++it)
+      if (system_of_column[it.col()] >= 0) touched.push_back(system_of_column[it.col()]);
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (int b : touched) {
+      const SystemBlock& s = problem.systems[b];
       x.setZero(s.size);
       for (SparseRows::InnerIterator it(J, r); it; ++it)
         if (it.col() >= s.offset && it.col() < s.offset + s.size) x[it.col() - s.offset] = it.value();
@@ -123,9 +129,15 @@ void StewartTrinkleSparseNewton::assemble(const ContactProblem& problem, Stewart
     for (SparseCols::InnerIterator it(H, c); it; ++it)
       if (it.row() == c) diagonal[c] = static_cast<int>(&it.value() - H.valuePtr());
 
-  // q = [U v* + [φ; φ_L]/dt; F v*; 0].
+  assemble_q(problem, lcp, J);
+}
+
+// q = [U v* + [φ; φ_L]/dt; F v*; 0].
+void StewartTrinkleSparseNewton::assemble_q(const ContactProblem& problem, const StewartTrinkleLcp& lcp,
+                                            const SparseRows& J) {
+  const int ng = lcp.ng, nl = lcp.nl, nu = ng + nl, k = lcp.k;
   const Eigen::VectorXd Jv = J * problem.v_star;
-  q.setZero(n);
+  q.setZero(lcp.size);
   for (int g = 0; g < ng; ++g) q[g] = Jv[g] + lcp.phi[g] / problem.dt;
   for (int l = 0; l < nl; ++l) q[ng + l] = Jv[ng + l] + problem.phi_L[l] / problem.dt;
   for (int f = 0; f < lcp.nf; ++f) {
@@ -133,6 +145,50 @@ void StewartTrinkleSparseNewton::assemble(const ContactProblem& problem, Stewart
     for (int j = 0; j < k; ++j)
       q[lcp.offset_F + f * k + j] = lcp.cos_edge[j] * Jv[nu + g] + lcp.sin_edge[j] * Jv[nu + ng + g];
   }
+}
+
+bool StewartTrinkleSparseNewton::solve_separating(const ContactProblem& problem, StewartTrinkleLcp& lcp,
+                                                  double tolerance, SparseNewtonReport& report) {
+  start(problem, lcp);
+  if (!z.isZero(0)) return false;   // an impulse guessed: stage 1 starts from it
+  const SparseRows& J = stack_stewart_trinkle_rows(problem, lcp);
+  assemble_q(problem, lcp, J);
+  const int ng = lcp.ng, nu = ng + lcp.nl, k = lcp.k;
+  for (int i = 0; i < nu; ++i)
+    if (!(q[i] >= 0)) return false;
+  system_of_column.assign(problem.nv, -1);
+  for (int b = 0; b < static_cast<int>(problem.systems.size()); ++b)
+    for (int i = 0; i < problem.systems[b].size; ++i) system_of_column[problem.systems[b].offset + i] = b;
+  double a = 0;
+  Eigen::VectorXd x;
+  for (int g = 0; g < ng; ++g) {
+    touched.clear();
+    for (SparseRows::InnerIterator it(J, g); it; ++it)
+      if (system_of_column[it.col()] >= 0) touched.push_back(system_of_column[it.col()]);
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (int b : touched) {   // n_b M_b⁻¹ n_bᵀ = ‖L_b⁻¹ n_bᵀ‖²
+      const SystemBlock& s = problem.systems[b];
+      x.setZero(s.size);
+      for (SparseRows::InnerIterator it(J, g); it; ++it)
+        if (it.col() >= s.offset && it.col() < s.offset + s.size) x[it.col() - s.offset] = it.value();
+      s.M_llt->matrixL().solveInPlace(x);
+      a += x.squaredNorm();
+    }
+  }
+  a = ng > 0 ? a / ng : 1.0;
+  if (!(a > 0) || !std::isfinite(a)) a = 1.0;
+  lcp.balance = a;
+  w = q;
+  for (int f = 0; f < lcp.nf; ++f) {
+    const double speed = -w.segment(lcp.offset_F + f * k, k).minCoeff() / a;
+    if (!(speed > 0)) continue;
+    z[lcp.offset_lambda + f] = speed;
+    w.segment(lcp.offset_F + f * k, k).array() += a * speed;
+  }
+  report.residual = certificate_rho(q, z, w, (w - q).lpNorm<Eigen::Infinity>());
+  report.certified = report.residual <= tolerance;
+  return report.certified;
 }
 
 // The previous step's impulses in the layout of z (as ST10's guess): p_N, p_L, and (p_S, p_T) split onto
@@ -170,11 +226,16 @@ void StewartTrinkleSparseNewton::start(const ContactProblem& problem, const Stew
 SparseNewtonReport StewartTrinkleSparseNewton::solve(const ContactProblem& problem, StewartTrinkleLcp& lcp,
                                                      double tolerance, int max_iterations, int newton_size,
                                                      Eigen::Ref<Eigen::VectorXd> z_out) {
+  SparseNewtonReport report;
+  if (solve_separating(problem, lcp, tolerance, report)) {
+    z_out = z;
+    return report;
+  }
   assemble(problem, lcp);
   start(problem, lcp);
   const int n = lcp.size;
   const double a = lcp.balance;
-  SparseNewtonReport report;
+  report = SparseNewtonReport{};
   const auto certificate = [&](const Eigen::VectorXd& zz, const Eigen::VectorXd& ww) {
     return certificate_rho(q, zz, ww, (ww - q).lpNorm<Eigen::Infinity>());
   };

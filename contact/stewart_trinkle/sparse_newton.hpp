@@ -62,6 +62,8 @@ struct StewartTrinkleSparseNewton {
   Eigen::VectorXd rhs;
   Eigen::VectorXd q, z, w, phi, d, trial_z, trial_w, trial_phi, guess_s, guess_t;
   std::vector<int> diagonal;             // position of H(i, i) in H's values
+  std::vector<int> system_of_column;     // (nv) the system holding each column of J, −1 if none
+  std::vector<int> touched;              // the systems of one row of J
   std::vector<std::uint64_t> visited;    // (ST13) stage 1: signatures of the bases tried
 
   /// Assembles (ST6) sparse for `lcp` (after group_stewart_trinkle_rows of `problem`; sets lcp.J, lcp.balance
@@ -71,8 +73,18 @@ struct StewartTrinkleSparseNewton {
   SparseNewtonReport solve(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance, int max_iterations,
                            int newton_size, Eigen::Ref<Eigen::VectorXd> z_out);
 
+  /// (ST11) with G = ∅, solve's first try: with no impulse guessed, no group approaching (q_N ≥ 0) and no
+  /// limit reached (q_L ≥ 0), z = 0 but λ̂ = each group's sliding speed / a solves (ST6). Stage 1's first round
+  /// finds that z too, but only after the sparse D and A of the whole island; a pile in free fall is thousands
+  /// of such (speculative) contacts. a (ST7) is mean diag(N W Nᵀ), from the N rows alone. True with z (lcp.size),
+  /// q, lcp.J and lcp.balance set when that z meets the certificate (report.residual ≤ tolerance); false
+  /// otherwise (z, q unspecified).
+  bool solve_separating(const ContactProblem& problem, StewartTrinkleLcp& lcp, double tolerance,
+                        SparseNewtonReport& report);
+
  private:
   void assemble(const ContactProblem& problem, StewartTrinkleLcp& lcp);
+  void assemble_q(const ContactProblem& problem, const StewartTrinkleLcp& lcp, const SparseRows& J);
   void start(const ContactProblem& problem, const StewartTrinkleLcp& lcp);
 };
 

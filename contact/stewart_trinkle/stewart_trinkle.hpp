@@ -230,6 +230,10 @@ struct StewartTrinkleLcp {
   BySize<SparseRows> J_by_rows;            // an Eigen sparse matrix reallocates on a change of row count
   DelassusScratch delassus_scratch;        // of D = J W Jᵀ
   std::vector<double> size_N, size_S, size_T;   // (nc) row sizes, for the grouping (ST9)
+  // The groups whose leader's N row stores a column, for the grouping (ST9): lists by column, in increasing
+  // group order, linked through the nodes (one per stored entry of a leader's N row).
+  std::vector<int> first_node, last_node;        // (nv) the column's first and last node, −1 if none
+  std::vector<int> node_group, node_next;        // (≤ nonzeros of N) the node's group and the next node, −1
 
   /// Computes the columns c of D with wanted[c] (rows of D) not computed yet, each to the bit of the whole
   /// J W Jᵀ (contact/problem_into.hpp). Entries of D in other columns are read by nothing but D·p_J over a

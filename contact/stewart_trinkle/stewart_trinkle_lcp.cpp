@@ -45,8 +45,26 @@ bool rows_close(const SparseRows& X, int i, int j, double tol, double size_i, do
   return true;
 }
 
+/// The column of row i's largest |entry| (its first), −1 for an empty or zero row.
+int largest_column(const SparseRows& X, int i) {
+  double size = 0;
+  int column = -1;
+  for (SparseRows::InnerIterator it(X, i); it; ++it)
+    if (std::abs(it.value()) > size) {
+      size = std::abs(it.value());
+      column = static_cast<int>(it.col());
+    }
+  return column;
+}
+
 /// (ST9): contacts whose N, S and T rows coincide within `tol` (relative) and whose μ are equal form
-/// one group, solved as one contact with the smallest of their gaps.
+/// one group, solved as one contact with the smallest of their gaps; a contact joins the first such group.
+///
+/// Only a leader whose N row stores the column j of N_c's largest entry can be close to N_c: with finite
+/// entries and tol ≤ ¼, closeness bounds ‖N_l‖∞ ≤ ‖N_c‖∞/(1 − tol), so the bound tol·max(‖N_l‖∞, ‖N_c‖∞) is at
+/// most ‖N_c‖∞/3 and an implicit zero at j differs by ‖N_c‖∞. The leaders are looked up by that column (a
+/// pile's thousands of contacts would otherwise each be compared with every group), in increasing order,
+/// so the group found is the first one's, as a scan over all leaders finds.
 void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp) {
   lcp.leader.clear();
   lcp.group.assign(p.nc, -1);
@@ -59,19 +77,47 @@ void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp)
     size_S[c] = row_size(p.S, c);
     size_T[c] = row_size(p.T, c);
   }
+  const bool finite = std::all_of(p.N.valuePtr(), p.N.valuePtr() + p.N.nonZeros(),
+                                  [](double v) { return std::isfinite(v); });
+  const bool indexed = tol > 0 && tol <= 0.25 && finite;
+  if (indexed) {
+    lcp.first_node.assign(p.nv, -1);
+    lcp.last_node.assign(p.nv, -1);
+    lcp.node_group.resize(p.N.nonZeros());
+    lcp.node_next.resize(p.N.nonZeros());
+  }
+  int nodes = 0;
+  const auto joins = [&](int g, int c) {
+    const int l = lcp.leader[g];
+    return p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol, size_N[l], size_N[c]) &&
+           rows_close(p.S, l, c, tol, size_S[l], size_S[c]) && rows_close(p.T, l, c, tol, size_T[l], size_T[c]);
+  };
   for (int c = 0; c < p.nc; ++c) {
-    if (tol > 0)
-      for (int g = 0; g < static_cast<int>(lcp.leader.size()); ++g) {
-        const int l = lcp.leader[g];
-        if (p.mu[l] == p.mu[c] && rows_close(p.N, l, c, tol, size_N[l], size_N[c]) &&
-            rows_close(p.S, l, c, tol, size_S[l], size_S[c]) && rows_close(p.T, l, c, tol, size_T[l], size_T[c])) {
+    const int column = indexed ? largest_column(p.N, c) : -1;
+    if (column >= 0) {
+      for (int e = lcp.first_node[column]; e >= 0; e = lcp.node_next[e])
+        if (joins(lcp.node_group[e], c)) {
+          lcp.group[c] = lcp.node_group[e];
+          break;
+        }
+    } else if (tol > 0) {
+      for (int g = 0; g < static_cast<int>(lcp.leader.size()); ++g)
+        if (joins(g, c)) {
           lcp.group[c] = g;
           break;
         }
-      }
+    }
     if (lcp.group[c] < 0) {
       lcp.group[c] = static_cast<int>(lcp.leader.size());
       lcp.leader.push_back(c);
+      if (indexed)
+        for (SparseRows::InnerIterator it(p.N, c); it; ++it) {
+          const int j = static_cast<int>(it.col());
+          lcp.node_group[nodes] = lcp.group[c];
+          lcp.node_next[nodes] = -1;
+          (lcp.last_node[j] >= 0 ? lcp.node_next[lcp.last_node[j]] : lcp.first_node[j]) = nodes;
+          lcp.last_node[j] = nodes++;
+        }
     }
   }
   const int ng = static_cast<int>(lcp.leader.size());

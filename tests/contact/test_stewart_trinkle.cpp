@@ -7,6 +7,7 @@
 #include <numbers>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "contact/dump/problem_dump.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
@@ -351,6 +352,81 @@ TEST(StewartTrinkleModel, NearDuplicatesAreMergedAndKeepEveryConstraint) {
     }
   }
   EXPECT_NEAR(r.p_N.sum(), kMass * (0.2 + kGravity * kDt), kRelative * kMass * V);   // stops the fall: m(v_z⁻ + g dt)
+}
+
+/// (ST9)'s groups by their definition: contact c joins the first group g whose leader l has μ_l = μ_c and
+/// N, S and T rows within tol·max(‖X_l‖∞, ‖X_c‖∞) of c's in every column, else leads a new group.
+std::vector<int> groups_by_definition(const ContactProblem& p, double tol) {
+  const Eigen::MatrixXd N = p.N, S = p.S, T = p.T;
+  const auto close = [&](const Eigen::MatrixXd& X, int l, int c) {
+    const double bound = tol * std::max(X.row(l).lpNorm<Eigen::Infinity>(), X.row(c).lpNorm<Eigen::Infinity>());
+    return (X.row(l) - X.row(c)).lpNorm<Eigen::Infinity>() <= bound;
+  };
+  std::vector<int> group(p.nc, -1), leader;
+  for (int c = 0; c < p.nc; ++c) {
+    for (int g = 0; g < static_cast<int>(leader.size()) && group[c] < 0; ++g) {
+      const int l = leader[g];
+      if (p.mu[l] == p.mu[c] && close(N, l, c) && close(S, l, c) && close(T, l, c)) group[c] = g;
+    }
+    if (group[c] < 0) {
+      group[c] = static_cast<int>(leader.size());
+      leader.push_back(c);
+    }
+  }
+  return group;
+}
+
+TEST(StewartTrinkleModel, ContactsJoinTheFirstGroupTheirRowsAreCloseTo) {
+  // Many contacts among four point masses: copies of earlier contacts moved by less and by more than the
+  // tolerance, copies with another μ, rows whose largest entries tie (a copy's largest column differs from
+  // its leader's), zero rows. The grouping looks the leaders up by column (stewart_trinkle_lcp.cpp); it must
+  // give the definition's groups, with the tolerance that uses the lookup and one (0.4) that scans them all.
+  std::mt19937 rng(20261127);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> pick(0, 7);
+  for (int trial = 0; trial < 40; ++trial) {
+    ProblemBuilder b(kDt);
+    for (int s = 0; s < 4; ++s) b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+    const int nv = 12;
+    std::vector<Eigen::RowVectorXd> rows;   // N, S, T of each contact made so far
+    std::vector<double> mus;
+    for (int c = 0; c < 60; ++c) {
+      Eigen::RowVectorXd n = Eigen::RowVectorXd::Zero(nv), s = n, t = n;
+      double mu = 0.5;
+      const int kind = pick(rng);
+      if (kind <= 3 && !mus.empty()) {   // a copy of an earlier contact, moved by 0, 1e-9, 1e-7 or 1e-5 relative
+        const int of = std::uniform_int_distribution<int>(0, static_cast<int>(mus.size()) - 1)(rng);
+        const double moved = kind == 0 ? 0.0 : std::pow(10.0, -11 + 2 * kind);
+        n = rows[3 * of], s = rows[3 * of + 1], t = rows[3 * of + 2], mu = mus[of];
+        for (Eigen::RowVectorXd* x : {&n, &s, &t})
+          for (int j = 0; j < nv; ++j)
+            if ((*x)[j] != 0) (*x)[j] += moved * x->cwiseAbs().maxCoeff() * u(rng);
+        if (kind == 1 && trial % 2 == 1) mu = 0.3;
+      } else if (kind == 4) {   // largest entries tied up to 1e-9: a copy within tolerance may pick the other
+        const int a = 3 * (c % 4), other = 3 * ((c + 1) % 4);
+        n[a] = 1.0;
+        n[other + 1] = -(1.0 - 1e-9 * (c % 3));
+        s[a + 1] = t[a + 2] = 1.0;
+      } else if (kind == 5 && c % 5 == 0) {   // no N row at all
+        s[0] = t[1] = 1.0;
+      } else {   // a random contact between one or two bodies
+        const int a = 3 * (c % 4), other = 3 * ((c + 2) % 4);
+        for (int j = 0; j < 3; ++j) {
+          n[a + j] = u(rng), s[a + j] = u(rng), t[a + j] = u(rng);
+          if (kind == 7) n[other + j] = u(rng), s[other + j] = u(rng), t[other + j] = u(rng);
+        }
+      }
+      rows.insert(rows.end(), {n, s, t});
+      mus.push_back(mu);
+      b.contact(n, s, t, 0.0, mu);
+    }
+    const ContactProblem& p = b.build(Eigen::VectorXd::Zero(nv), Eigen::VectorXd::Zero(nv));
+    for (const double tol : {StewartTrinkleOptions{}.merge_tolerance, 0.4}) {
+      StewartTrinkleLcp lcp;
+      group_stewart_trinkle_rows(p, 4, tol, lcp);
+      EXPECT_EQ(lcp.group, groups_by_definition(p, tol)) << "trial " << trial << ", tolerance " << tol;
+    }
+  }
 }
 
 // ------------------------------------------------------------------ invariants on random states

@@ -11,6 +11,7 @@
 #include "contact/dump/problem_dump.hpp"
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/solvers/lemke.hpp"
+#include "contact/stewart_trinkle/sparse_newton.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "problem_builder.hpp"
 
@@ -166,6 +167,64 @@ TEST(StewartTrinkleSparse, AColumnAboveTheSizeIsSolvedSparseToTheCertificate) {
   for (int i = 0; i < 12; ++i)
     EXPECT_NEAR(r.p_N[i], (12 - i) * kMass * kGravity * kDt, options.tolerance * 12 * kMass * kGravity * kDt) << i;
   EXPECT_LE(r.v_plus.lpNorm<Eigen::Infinity>(), options.tolerance * kGravity * kDt * 12);
+}
+
+TEST(StewartTrinkleSparse, AColumnComingApartTakesNoImpulseAndOneClosingGapIsSolved) {
+  // Twelve masses 1 cm apart, each rising faster than the one below and sliding sideways against it: every
+  // contact separates within the step (q_N > 0), so z = 0 with λ̂ the sliding speeds solves (ST6) — found
+  // without the island's matrix (ST11 with no group). Then the fifth mass falls onto the fourth fast enough
+  // to close its gap within the step: that group is loaded and the general path solves the island.
+  const int count = 12, nv = 3 * count;
+  const auto column = [&](ProblemBuilder& b, double closing) -> const ContactProblem& {
+    for (int i = 0; i < count; ++i) b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
+    const auto row = [&](int axis, int upper, int lower) {
+      Eigen::RowVectorXd r = Eigen::RowVectorXd::Zero(nv);
+      r[3 * upper + axis] = 1;
+      if (lower >= 0) r[3 * lower + axis] = -1;
+      return r;
+    };
+    for (int i = 0; i < count; ++i) b.contact(row(2, i, i - 1), row(0, i, i - 1), row(1, i, i - 1), 0.01, kMu);
+    Eigen::VectorXd v_star(nv);
+    for (int i = 0; i < count; ++i) v_star.segment<3>(3 * i) = Eigen::Vector3d(0.1 * i, -0.05 * i, 0.2 * i);
+    v_star[3 * 4 + 2] = v_star[3 * 3 + 2] - closing;
+    return b.build(v_star, v_star);
+  };
+  StewartTrinkleOptions options;
+  options.max_lemke_size = 1;   // every LCP goes to (ST13)
+  const StewartTrinkleModel model(options);
+
+  ProblemBuilder apart(kDt);
+  const ContactProblem& p = column(apart, -0.1);
+  StewartTrinkleLcp lcp, dense;
+  group_stewart_trinkle_rows(p, options.friction_edges, options.merge_tolerance, lcp);
+  StewartTrinkleSparseNewton sparse;
+  SparseNewtonReport report;
+  ASSERT_TRUE(sparse.solve_separating(p, lcp, options.tolerance, report));
+  // Its z solves the whole (ST6), assembled densely: p = 0, and λ̂ > 0 on every group that slides.
+  assemble_stewart_trinkle_lcp(p, options.friction_edges, options.merge_tolerance, dense);
+  EXPECT_NEAR(lcp.balance, dense.balance, 1e-12 * dense.balance);
+  ASSERT_EQ(sparse.z.size(), dense.size);
+  EXPECT_TRUE(sparse.z.head(dense.offset_lambda).isZero(0));
+  EXPECT_TRUE((sparse.z.tail(dense.nf).tail(count - 1).array() > 0).all());   // the ground contact does not slide
+  const Eigen::VectorXd Az = dense.A * sparse.z, w = Az + dense.q;
+  EXPECT_LE(lcp_certificate(dense.q, sparse.z, w, Az.lpNorm<Eigen::Infinity>()), options.tolerance);
+  ContactResult r;
+  model.solve(p, r);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  EXPECT_EQ(r.stats.iterations, 0);
+  EXPECT_LE(r.stats.residual, options.tolerance);
+  EXPECT_EQ(r.v_plus, p.v_star);
+  EXPECT_TRUE(r.p_N.isZero(0) && r.p_S.isZero(0) && r.p_T.isZero(0));
+
+  ProblemBuilder closing(kDt);
+  const ContactProblem& c = column(closing, 20.0);   // 2 cm in the step against a 1 cm gap
+  group_stewart_trinkle_rows(c, options.friction_edges, options.merge_tolerance, lcp);
+  EXPECT_FALSE(sparse.solve_separating(c, lcp, options.tolerance, report));
+  model.solve(c, r);
+  ASSERT_EQ(r.stats.status, SolveStatus::Solved) << r.stats.message;
+  expect_certified(c, r, options.tolerance);
+  EXPECT_GT(r.p_N[4], 0.0);
+  EXPECT_NEAR(c.N.row(4).dot(r.v_plus) + c.phi[4] / kDt, 0.0, options.tolerance * 20.0);
 }
 
 TEST(StewartTrinkleSparse, ARealPileIsSolvedSparseToTheCertificate) {
