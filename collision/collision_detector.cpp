@@ -256,6 +256,8 @@ CollisionDetector::CollisionDetector(const std::vector<Geometry>& geometries, co
 
 CollisionDetector::~CollisionDetector() = default;
 
+double CollisionDetector::margin() const { return impl_->margin; }
+
 GeometryReach CollisionDetector::reach(int g) const {
   const Impl& d = *impl_;
   GeometryReach r;

@@ -67,6 +67,8 @@ class CollisionDetector {
   /// detect() did not report is farther apart than the margin plus the two sweeps, so it stays apart while
   /// neither geometry moves by more than its sweep.
   GeometryReach reach(int g) const;
+  /// m: the margin every pair's report threshold starts from (CollisionFilter::margin).
+  double margin() const;
 
  private:
   struct Impl;

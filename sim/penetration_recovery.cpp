@@ -222,25 +222,47 @@ double project_once(const WorldModel& model, CollisionDetector& detector, const 
   return depth;
 }
 
+/// How far any point of the sphere (c, ρ) moves under the rigid motion x ↦ ΔX x: |ΔX c − c| + |ΔR − I|·ρ,
+/// with |ΔR − I| = 2 sin(θ/2) = 2|vec(quaternion of ΔR)|.
+double sphere_displacement(const Eigen::Isometry3d& delta, const GeometryReach& r) {
+  return (delta * r.centre - r.centre).norm() + 2 * Eigen::Quaterniond(delta.linear()).vec().norm() * r.radius;
+}
+
+/// (R4)'s bound on how far the gap of a pair (a, b) of moving geometries moves in the step. The pair at q⁺ is
+/// (ΔX_a A, ΔX_b B), congruent to (R A, B) and to (A, R⁻¹ B) with R = ΔX_b⁻¹ ΔX_a: only the relative motion
+/// moves a gap, by at most how far R moves a's sphere, or R⁻¹ b's. Bodies falling together (a pile in free
+/// fall) move their gaps by round-off, where D_a + D_b is both their falls.
+double relative_displacement(const Eigen::Isometry3d& delta_a, const GeometryReach& a, const Eigen::Isometry3d& delta_b,
+                             const GeometryReach& b) {
+  const Eigen::Isometry3d R = delta_b.inverse() * delta_a;
+  return std::min(sphere_displacement(R, a), sphere_displacement(R.inverse(), b));
+}
+
 /// (R4): true when no contact (R2) would correct can penetrate deeper than kRecoverySlop at q⁺; then the
 /// collision pass at q⁺ is not needed. data.multibody holds the kinematics at q⁺.
 bool penetration_excluded(const WorldModel& model, const CollisionDetector& detector, const RecoveryScope& scope,
                           StepData& data) {
   std::vector<double>& D = data.recovery.displacement;
+  auto& motion = data.recovery.motion;
   D.resize(model.geometries.size());
+  motion.resize(model.geometries.size());
+  // A quarter of the margin over s_g: a free fall's D_g is its s_g (dt(|v| + |g|dt)) up to round-off.
+  const double slack = 0.25 * detector.margin();
   for (std::size_t g = 0; g < model.geometries.size(); ++g) {
     const GeometryReach r = detector.reach(static_cast<int>(g));
     if (!r.posed) return false;
-    // The rigid motion of g over the step, x ↦ ΔX x; a point of the sphere (c, ρ) moves by at most
-    // |ΔX c − c| + |ΔR − I|·ρ, and |ΔR − I| = 2 sin(θ/2) = 2|vec(quaternion of ΔR)|.
+    // The rigid motion of g over the step, x ↦ ΔX x.
     const Eigen::Isometry3d X_plus = data.multibody.X_WL[model.geometries[g].link] * model.geometries[g].X_LG;
-    const Eigen::Isometry3d delta = X_plus * r.X_WG.inverse();
-    D[g] = (delta * r.centre - r.centre).norm() + 2 * Eigen::Quaterniond(delta.linear()).vec().norm() * r.radius;
-    if (!(D[g] <= r.sweep)) return false;   // a pair the step's collision stage did not report may touch
+    motion[g] = X_plus * r.X_WG.inverse();
+    D[g] = sphere_displacement(motion[g], r);
+    if (!(D[g] <= r.sweep + slack)) return false;   // a pair the collision stage did not report may touch
   }
   for (const ContactPoint& c : data.contacts) {
     if (!recovered_here(model, scope, c)) continue;
-    const double moved = D[c.geom_a] + (c.geom_b == kGround ? 0.0 : D[c.geom_b]);
+    double moved = D[c.geom_a] + (c.geom_b == kGround ? 0.0 : D[c.geom_b]);
+    if (!(c.phi - moved >= -kRecoverySlop) && c.geom_b != kGround)
+      moved = std::min(moved, relative_displacement(motion[c.geom_a], detector.reach(c.geom_a), motion[c.geom_b],
+                                                    detector.reach(c.geom_b)));
     if (!(c.phi - moved >= -kRecoverySlop)) return false;
   }
   return true;

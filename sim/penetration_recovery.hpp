@@ -33,12 +33,15 @@
 //        to the sphere (c, ρ) holding g: D_g ≤ |ΔX c − c| + 2 sin(θ/2)·ρ, θ the angle of ΔX) and s_g
 //        its sweep in the step's collision stage (collision/collision_detector.cpp, speculative contact):
 //
-//          D_g ≤ s_g for every geometry g,   and   φ − D_a − D_b ≥ −kRecoverySlop for every contact   (R4)
+//          D_g ≤ s_g + m/4 for every geometry g,   and   φ − D_ab ≥ −kRecoverySlop for every contact  (R4)
 //
-//        of the step's collision stage that (R2) would correct. The first makes every pair that can touch
-//        at q⁺ one that the collision stage reported (the others were farther apart than the margin plus
-//        s_a + s_b); the second bounds each reported pair's gap at q⁺ from below, a signed distance moving
-//        by at most the displacement of the two surfaces. Both hold for bodies at rest (D_g ~ dt·|v⁺|,
+//        of the step's collision stage that (R2) would correct, m the collision margin. The first makes every
+//        pair that can come within m/2 of touching at q⁺ one that the collision stage reported (the others
+//        were farther apart than m + s_a + s_b; the m/4 is for round-off: a body in free fall moves by its
+//        s_g = dt(|v| + |g|dt) exactly, up to the last bits, and m/2 is left for the gaps' accuracy); the second bounds each reported pair's gap at q⁺ from below, a signed distance moving
+//        by at most the displacement of the two surfaces: D_ab = D_a + D_b, or less, how far the relative
+//        motion R = ΔX_b⁻¹ΔX_a moves a's sphere (or R⁻¹ b's), since the pair at q⁺ is congruent to (R A, B);
+//        bodies falling together move their gaps by nothing. Both hold for bodies at rest (D_g ~ dt·|v⁺|,
 //        s_g ≥ |g|·dt²), so resting scenes pay one forward kinematics per step instead of a collision
 //        pass; a moving contact (D_g > φ) or a body the contact stage sped up (D_g > s_g) takes the pass.
 //        The certificate rests on the collision stage's gaps being the pairs' signed distances to its

@@ -105,6 +105,7 @@ struct RecoveryLimitRow {
 /// Scratch of the penetration recovery (sim/penetration_recovery.hpp).
 struct RecoveryScratch {
   std::vector<double> displacement;       // (geometries) D_g of (R4): how far any point of g moved within the step
+  std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>> motion;   // (geometries) ΔX_g of (R4)
   ContactSet contacts;                    // the contacts at q⁺
   std::vector<int> rows;                  // those that take part in (R3)
   std::vector<RecoveryLimitRow> limits;   // the joint-limit rows of (R7)
