@@ -3,19 +3,22 @@
 //
 // Why: LLT<MatrixXd>::compute of a 6×6 matrix runs Eigen's unblocked Cholesky with runtime bounds, a gemv call
 // per column and strided reductions: ~5 % of a step of 1000 resting spheres, once per free body per step
-// (sim/free_velocity.cpp). For n < 32 Eigen factors column by column (llt_inplace::unblocked); its arithmetic
-// is written out below in the same order, with n a template argument:
-//   x = M_kk − Σ_{j<k} L_kj²   the sum from L_k0² (rounded), then fused multiply-adds in increasing j;
+// (sim/free_velocity.cpp). For n < 32 Eigen factors column by column (llt_inplace::unblocked, Eigen/src/
+// Cholesky/LLT.h); its arithmetic is written out below in the same order, with n a template argument:
+//   x = M_kk − Σ_{j<k} L_kj²   a strided reduction (scalar): the sum from L_k0² (rounded), then sum steps
+//                              in increasing j;
 //   L_kk = √x, failing (info NumericalIssue) at the first x ≤ 0, with the columns before k done;
-//   L_ik −= Σ_{j<k} L_ij L_kj  for i > k: Eigen's gemv (a sum from +0, fused multiply-adds in increasing j,
-//                              then subtracted) for two rows or more, its dot product (a sum from the first
-//                              product, rounded) for the last row;
+//   L_ik −= Σ_{j<k} L_ij L_kj  for i > k: Eigen's column-major gemv (general_matrix_vector_product) for two
+//                              rows or more — the rows its packets take (all but the last of an odd count)
+//                              as pmadd chains from +0 in increasing j, the last row as a scalar loop of sum
+//                              steps from 0 — and its dot product (a scalar reduction from the first product,
+//                              rounded) for the last row alone;
 //   L_ik /= L_kk.
-// Where Eigen's sum starts from a product rounded in a loop, the compiler must not fuse that product into the
-// next addition or subtraction: kept_rounded stops it. The L1 norm LLT keeps for rcond() is Eigen's own
-// expression. tests/contact/test_small_llt_compute.cpp checks the factor's bits against Eigen's on random
-// matrices of every size this takes, dense and with exact zeros. The factor of an M equal to the last one is
-// kept, not computed again: the resting spheres' M do not change from step to step.
+// Which of these products are fused into their sums is spelt out (small_llt_arithmetic.hpp): the packets'
+// pmadd where the build has FMA; the three scalar loops (FactorLoop) as the variant says. The L1 norm LLT keeps for
+// rcond() is Eigen's own expression. tests/contact/test_small_llt_compute.cpp checks the factor's bits against
+// Eigen's on random matrices of every size this takes, dense and with exact zeros. The factor of an M equal to
+// the last one is kept, not computed again: the resting spheres' M do not change from step to step.
 #pragma once
 
 #include <array>
@@ -26,6 +29,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "contact/small_llt_arithmetic.hpp"
 #include "contact/small_llt_kernels.hpp"
 #include "contact/small_llt_solve.hpp"
 
@@ -33,39 +37,52 @@ namespace impetus {
 
 namespace small_llt_detail {
 
-/// x, rounded to double and hidden from the compiler's contraction of a product into the sum that uses it.
-inline double kept_rounded(double x) {
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  asm("" : "+x"(x));
-#endif
-  return x;
-}
+/// The smallest packet of Eigen's column-major gemv (general_matrix_vector_product): its packets take all its
+/// rows but rows % this, which a scalar loop takes.
+constexpr Eigen::Index kGemvSmallestPacket =
+    Eigen::internal::gemv_traits<double, double, Eigen::internal::GEMVPacketQuarter>::ResPacketSize;
+
+/// The sums LLT::compute runs as scalar loops: bit b of factor's FusedLoops for each.
+enum FactorLoop : FusedLoops {
+  kSquaredNorm = 1,   // Σ_{j<k} L_kj² (a strided reduction)
+  kGemvLastRow = 2,   // the gemv's row its packets leave over
+  kDot = 4,           // the dot product for the last row alone
+};
+constexpr int kFactorLoops = 3;
 
 /// L in the lower triangle of A (n×n, column-major, leading dimension lda); −1, or the column whose pivot
 /// was not positive.
-template <Eigen::Index n>
+template <Eigen::Index n, FusedLoops fused>
 Eigen::Index factor(double* A, Eigen::Index lda) {
   const auto a = [&](Eigen::Index i, Eigen::Index j) -> double& { return A[i + j * lda]; };
+  constexpr bool fused_squared_norm = fused & kSquaredNorm, fused_gemv_row = fused & kGemvLastRow,
+                 fused_dot = fused & kDot;
   for (Eigen::Index k = 0; k < n; ++k) {
     double x = a(k, k);
-    if (k > 0) {
+    if (k > 0) {   // A10.squaredNorm()
       double s = kept_rounded(a(k, 0) * a(k, 0));
-      for (Eigen::Index j = 1; j < k; ++j) s += a(k, j) * a(k, j);
+      for (Eigen::Index j = 1; j < k; ++j) s = sum_step<fused_squared_norm>(a(k, j), a(k, j), s);
       x -= s;
     }
     if (x <= 0) return k;
     x = std::sqrt(x);
     a(k, k) = x;
     const Eigen::Index rs = n - k - 1;
-    if (k > 0 && rs > 1) {
-      for (Eigen::Index i = k + 1; i < n; ++i) {
+    if (k > 0 && rs > 1) {   // A21 −= A20 A10ᵀ, Eigen's gemv
+      const Eigen::Index packet_end = k + 1 + rs - rs % kGemvSmallestPacket;
+      for (Eigen::Index i = k + 1; i < packet_end; ++i) {
         double c = 0;
-        for (Eigen::Index j = 0; j < k; ++j) c += a(i, j) * a(k, j);
+        for (Eigen::Index j = 0; j < k; ++j) c = multiply_add(a(i, j), a(k, j), c);
         a(i, k) -= c;
       }
-    } else if (k > 0 && rs == 1) {
+      for (Eigen::Index i = packet_end; i < n; ++i) {
+        double c = 0;
+        for (Eigen::Index j = 0; j < k; ++j) c = sum_step<fused_gemv_row>(a(i, j), a(k, j), c);
+        a(i, k) -= c;
+      }
+    } else if (k > 0 && rs == 1) {   // the same, as Eigen's dot product of two strided vectors
       double c = kept_rounded(a(n - 1, 0) * a(k, 0));
-      for (Eigen::Index j = 1; j < k; ++j) c += a(n - 1, j) * a(k, j);
+      for (Eigen::Index j = 1; j < k; ++j) c = sum_step<fused_dot>(a(n - 1, j), a(k, j), c);
       a(n - 1, k) -= c;
     }
     for (Eigen::Index i = k + 1; i < n; ++i) a(i, k) /= x;
@@ -75,13 +92,19 @@ Eigen::Index factor(double* A, Eigen::Index lda) {
 
 using Factor = Eigen::Index (*)(double*, Eigen::Index);
 
-template <Eigen::Index... n>
-constexpr std::array<Factor, sizeof...(n)> factor_table(std::integer_sequence<Eigen::Index, n...>) {
-  return {&factor<n>...};
+template <FusedLoops fused, Eigen::Index... n>
+constexpr std::array<Factor, sizeof...(n)> factor_row(std::integer_sequence<Eigen::Index, n...>) {
+  return {&factor<n, fused>...};
 }
 
-/// factor<n> at index n (index 0 factors nothing).
-inline constexpr auto kFactorOfSize = factor_table(std::make_integer_sequence<Eigen::Index, kSmallLltSize + 1>{});
+template <FusedLoops... fused>
+constexpr std::array<std::array<Factor, kSmallLltSize + 1>, sizeof...(fused)> factor_table(
+    std::integer_sequence<FusedLoops, fused...>) {
+  return {factor_row<fused>(std::make_integer_sequence<Eigen::Index, kSmallLltSize + 1>{})...};
+}
+
+/// factor<n, fused> at [fused][n] (index n = 0 factors nothing).
+inline constexpr auto kFactorOfSize = factor_table(std::make_integer_sequence<FusedLoops, 1u << kFactorLoops>{});
 
 }  // namespace small_llt_detail
 
@@ -103,7 +126,8 @@ class SmallLlt : public Eigen::LLT<Eigen::MatrixXd> {
         std::memcmp(factored_.data(), M.data(), sizeof(double) * n * n) == 0)
       return *this;
     factored_ = M;
-    if (n > kSmallLltSize || !small_llt_kernels().compute) {   // (small_llt_kernels.hpp)
+    const SmallLltKernel& kernel = small_llt_kernels().compute;   // (small_llt_kernels.hpp)
+    if (n > kSmallLltSize || !kernel.accepted) {
       Eigen::LLT<Eigen::MatrixXd>::compute(M);
       return *this;
     }
@@ -115,7 +139,8 @@ class SmallLlt : public Eigen::LLT<Eigen::MatrixXd> {
       if (abs_col_sum > m_l1_norm) m_l1_norm = abs_col_sum;
     }
     m_isInitialized = true;
-    const bool ok = small_llt_detail::kFactorOfSize[n](m_matrix.data(), m_matrix.outerStride()) == -1;
+    const auto factor = small_llt_detail::kFactorOfSize[kernel.fused][n];
+    const bool ok = factor(m_matrix.data(), m_matrix.outerStride()) == -1;
     m_info = ok ? Eigen::Success : Eigen::NumericalIssue;
     return *this;
   }
