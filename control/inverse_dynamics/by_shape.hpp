@@ -45,6 +45,14 @@ class ParkedByShape {
     }
     x.resize(rows, cols);
   }
+  /// Parks an object of that shape unless x or a parked one has it: fit(x, rows, cols) then allocates nothing
+  /// (each fit() swaps, so the shapes held by x and the parked ones stay the same set).
+  void park(const Plain& x, Eigen::Index rows, Eigen::Index cols) {
+    if (x.rows() == rows && x.cols() == cols) return;
+    for (auto& p : parked_)
+      if (p->rows() == rows && p->cols() == cols) return;
+    parked_.push_back(std::make_unique<Plain>(rows, cols));
+  }
 
  private:
   std::vector<std::unique_ptr<Plain>> parked_;

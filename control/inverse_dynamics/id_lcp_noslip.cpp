@@ -119,12 +119,10 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
   find_indices(cp.S, cp.T, sticks_, tol, factor_, indices_);
   // 3. The normal (and joint-limit) LCP, warm-started.
   U_.set(cp);
-  guess_.setZero(nc + nl);
-  if (options_.projection.warm_start) {
-    memory_.guess(cp, remembered_);
-    guess_.head(nc) = remembered_;
-  }
-  z_.resize(U_.size());
+  grow(guess_, guess_storage_, nc + nl);
+  guess_.setZero();
+  if (options_.projection.warm_start) memory_.guess(cp, guess_.head(nc));
+  grow(z_, z_storage_, U_.size());
   grow(lambda_G_, lambda_G_storage_, factor_.size());   // its size follows the driven rows: grow-only
   projection_.solve(*metric_, factor_, U_, v_f_, guess_, options_.projection, z_, solution.v_plus, lambda_G_,
                     solution.stats);
@@ -161,9 +159,24 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
   return true;
 }
 
+void IdLcpNoSlip::reserve_stage_two(int nc, int nv, int na) {
+  if (nc > stage_two_most_nc_ || nv != stage_two_nv_) {
+    stage_two_most_nc_ = nv == stage_two_nv_ ? std::max(nc, stage_two_most_nc_) : nc;
+    stage_two_nv_ = nv;
+    // A binding normal row and the two tangent rows of each contact at most: m ≤ 3 nc.
+    const int most_columns = 3 * stage_two_most_nc_;
+    columns_.reserve(most_columns);
+    nonnegative_.reserve(most_columns);
+    if (Jt_storage_.size() < nv * most_columns) Jt_storage_.resize(nv * most_columns);
+    if (x_storage_.size() < most_columns) x_storage_.resize(most_columns);
+  }
+  least_torque_.reserve(nv, na, 3 * stage_two_most_nc_);   // per driven count (the effort limits' rounds)
+}
+
 void IdLcpNoSlip::stage_two(const ContactProblem& cp, const InverseDynamicsProblem& problem,
                             InverseDynamicsSolution& solution) {
   const int nc = cp.nc, nv = cp.nv;
+  reserve_stage_two(nc, nv, static_cast<int>(problem.actuated.size()));
   // Binding normal rows: N v⁺ + φ/dt at the certificate's level (the slip test's scale, NS-ID4).
   double scale = problem.qd_des.size() > 0 ? problem.qd_des.cwiseAbs().maxCoeff() : 0.0;
   scale = std::max({scale, v_f_.cwiseAbs().maxCoeff(), solution.v_plus.cwiseAbs().maxCoeff()});
@@ -179,8 +192,9 @@ void IdLcpNoSlip::stage_two(const ContactProblem& cp, const InverseDynamicsProbl
     if (indices_.t_position[i] >= 0) columns_.push_back(2 * nc + i), nonnegative_.push_back(0);
   }
   const int m = static_cast<int>(columns_.size());
-  Jt_.setZero(nv, m);
-  x_.resize(m);
+  grow(Jt_, Jt_storage_, nv, m);
+  Jt_.setZero();
+  grow(x_, x_storage_, m);
   for (int k = 0; k < m; ++k) {
     const int c = columns_[k];
     const SparseRows& rows = c < nc ? cp.N : c < 2 * nc ? cp.S : cp.T;

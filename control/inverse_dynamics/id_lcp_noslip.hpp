@@ -106,6 +106,9 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
                         InverseDynamicsSolution& solution);
   /// Step 5: the least-‖τ‖ impulses of solution.v_plus (least_torque.hpp).
   void stage_two(const ContactProblem& cp, const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution);
+  /// Sizes stage_two()'s buffers, and the least-‖τ‖ selection's, for any contact set of up to the most contacts
+  /// met (issue 16: a trot's contact set first met once warm reallocated each of them and its decompositions).
+  void reserve_stage_two(int nc, int nv, int na);
 
   IdLcpNoSlipOptions options_;
   BlockInertia M_inverse_;
@@ -118,10 +121,10 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   UnilateralProjection projection_;
   UnilateralRows U_;
   SparseRows P_;
-  Eigen::VectorXd v_f_, guess_, z_;
-  VectorView lambda_G_{nullptr, 0};
-  Eigen::VectorXd lambda_G_storage_;
-  Eigen::VectorXd remembered_;         // (nc) memory_'s p_N of this call's contacts
+  Eigen::VectorXd v_f_;
+  // (nc + nl) the warm start and z = [p_N; p_L], (rows of the factor) λ_G: grow-only (grow_only.hpp).
+  VectorView guess_{nullptr, 0}, z_{nullptr, 0}, lambda_G_{nullptr, 0};
+  Eigen::VectorXd guess_storage_, z_storage_, lambda_G_storage_;
   /// §4.5 (NS-LS1–3): the ID of the closest consistent target; false when it does not settle.
   bool least_squares_target(const ContactProblem& cp, const InverseDynamicsProblem& problem,
                             InverseDynamicsSolution& solution);
@@ -131,10 +134,14 @@ class IdLcpNoSlip final : public InverseDynamicsSolver {
   PredictionMemory memory_;            // last call's p_N by contact: the warm start of §4.6
   bool slipped_ = false;               // the last projection was solved but a dropped tangent row slips (NS-ID4)
   LeastTorqueSelection least_torque_;
-  Eigen::MatrixXd Jt_;
-  Eigen::VectorXd x_;
+  // (nv×m, m) Jᵀ of the impulse components that may change and their values: views of storage sized by
+  // reserve_stage_two() for up to 3 of the most contacts met.
+  MatrixView Jt_{nullptr, 0, 0};
+  VectorView x_{nullptr, 0};
+  Eigen::VectorXd Jt_storage_, x_storage_;
   std::vector<char> nonnegative_;
   std::vector<int> columns_;           // (m) the impulse component of each column of Jt_: i, nc + i, 2nc + i
+  int stage_two_most_nc_ = -1, stage_two_nv_ = -1;   // what reserve_stage_two() sized for
   // §4.5 (NS-LS): M⁻¹Pᵀ, G = P M⁻¹ Pᵀ, the iterate and the consistent target's problem.
   Eigen::MatrixXd Minv_Pt_, G_;
   Eigen::LLT<Eigen::MatrixXd> G_llt_;

@@ -8,6 +8,7 @@
 #include "contact/result.hpp"
 #include "contact/solvers/grow_only.hpp"
 #include "contact/solvers/lemke.hpp"
+#include "control/inverse_dynamics/by_shape.hpp"
 #include "control/inverse_dynamics/id_problem.hpp"
 #include "control/inverse_dynamics/impulse_memory.hpp"
 
@@ -24,20 +25,31 @@ struct InverseDynamicsSolution {
   int effort_rounds = 1;               // solves of the call (1 + the effort limits' re-solves)
 
   /// Sizes p_N, p_S, p_T to nc with the vectors of that size kept here (a trot's held contacts come and go,
-  /// and Eigen reallocates at every change of size). Contents unspecified after.
+  /// and Eigen reallocates at every change of size). When nc is the most met, a vector of every size below it
+  /// is parked too: a contact count first met once warm then allocates nothing (issue 16). Contents
+  /// unspecified after.
   void fit_impulses(Eigen::Index nc) {
+    if (nc > parked_.most) {
+      for (Eigen::Index n = 0; n <= nc; ++n) {
+        parked_.p_N.park(p_N, n, 1);
+        parked_.p_S.park(p_S, n, 1);
+        parked_.p_T.park(p_T, n, 1);
+      }
+      parked_.most = nc;
+    }
     parked_.p_N.fit(p_N, nc, 1);
     parked_.p_S.fit(p_S, nc, 1);
     parked_.p_T.fit(p_T, nc, 1);
   }
 
  private:
-  /// The impulse vectors at the other sizes met: storage, not value (a copy of a solution keeps its own).
+  /// The impulse vectors at the other sizes: storage, not value (a copy of a solution keeps its own).
   struct Parked {
     Parked() = default;
     Parked(const Parked&) {}
     Parked& operator=(const Parked&) { return *this; }
-    ParkedBySize<Eigen::VectorXd> p_N, p_S, p_T;
+    ParkedByShape<Eigen::VectorXd> p_N, p_S, p_T;
+    Eigen::Index most = -1;   // the most contacts parked for, or −1
   };
   Parked parked_;
 };

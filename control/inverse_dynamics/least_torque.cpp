@@ -94,11 +94,58 @@ int LeastTorqueSelection::factor_gram() {
   return r;
 }
 
-void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau) {
+void LeastTorqueSelection::reserve(int nv, int na, int most_columns) {
+  // Kept per driven count: the effort limits' rounds solve with driven joints held (fewer columns of P).
+  if (nv != reserved_nv_) {
+    reserved_nv_ = nv;
+    reserved_columns_.assign(nv + 1, 0);
+    ranks_parked_.assign(nv + 1, 0);
+  }
+  if (most_columns <= reserved_columns_[na]) return;
+  const int nu = nv - na;
+  // E's QR at every column count up to the bound.
+  if (nu > 0)
+    for (int m = reserved_columns_[na] + 1; m <= most_columns; ++m) {
+      auto& qr = qr_E_(nu, m);
+      if (qr.rows() != nu || qr.cols() != m) qr.compute(Eigen::MatrixXd::Zero(nu, m));   // sized by a compute
+    }
+  // Ẽᵀ's QR and H's LLT at every rank: r ≤ nv whatever m.
+  if (!ranks_parked_[na])
+    for (int r = 1; r <= nv; ++r) {
+      if (nu > 0) {
+        auto& qr = qr_(r, nu);
+        if (qr.rows() != r || qr.cols() != nu) qr.compute(Eigen::MatrixXd::Zero(r, nu));
+      }
+      auto& llt = llt_(r, r);
+      if (llt.rows() != r) llt.compute(Eigen::MatrixXd::Identity(r, r));
+    }
+  ranks_parked_[na] = 1;
+  // The views' storage at the bounds (grow() then only points them).
+  const Eigen::Index m = std::max(most_columns, static_cast<int>(B_storage_.size() / std::max(nv, 1)));
+  auto at_least = [](Eigen::VectorXd& storage, Eigen::Index size) {
+    if (storage.size() < size) storage.resize(size);
+  };
+  at_least(A_storage_, na * m);
+  at_least(E_storage_, nu * m);
+  at_least(B_storage_, nv * m);
+  at_least(delta_storage_, m);
+  at_least(x_new_storage_, m);
+  at_least(At_storage_, na * nv);
+  at_least(Et_storage_, nu * nv);
+  at_least(AZ_storage_, na * nv);
+  for (Eigen::VectorXd* square : {&Qy_storage_, &Zy_storage_, &H_storage_}) at_least(*square, nv * nv);
+  for (Eigen::VectorXd* vector : {&householder_storage_, &y_storage_, &u_storage_, &rhs_storage_, &Zty_storage_,
+                                  &step_storage_, &z_storage_, &Atau_storage_, &gradient_storage_, &g_storage_})
+    at_least(*vector, nv);
+  held_.reserve(m);
+  reserved_columns_[na] = most_columns;
+}
+
+void LeastTorqueSelection::solve_piece(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::VectorXd& tau) {
   // b = τ + A_W x_W, e = E_W x_W: the held rows' δ_k = −x_k moved to the right-hand side.
   b_ = tau;
   e_.setZero(nu_);
-  delta_.setZero(m_);
+  delta_.setZero();
   for (int k = 0; k < m_; ++k)
     if (held_[k]) {
       b_.noalias() += A_.col(k) * x[k];
@@ -109,8 +156,8 @@ void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
   // the same Gram matrix, B_F = C Vᵀ with V (m×r) orthonormal, and on the pivot rows V = B_pivᵀ L₁₁⁻ᵀ:
   // δ_F = V y = B_Fᵀ η.
   const int r = factor_gram();
-  At_.resize(na_, r);
-  Et_.resize(nu_, r);
+  grow(At_, At_storage_, na_, r);
+  grow(Et_, Et_storage_, nu_, r);
   for (int i = 0; i < nv_; ++i) {
     const int c = perm_[i];
     if (c < na_) At_.row(c) = L_.row(i).head(r);
@@ -120,22 +167,34 @@ void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
   // Every temporary of the expressions is a member of the type Eigen would make (no allocation once warm),
   // each product evaluated into a whole plain vector or matrix as Eigen evaluates its temporaries: the bits.
   int q = 0;
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd>& qr = qr_;
-  y_.setZero(r);
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd>* qr = nullptr;
+  grow(y_, y_storage_, r);
+  y_.setZero();
   if (nu_ > 0 && r > 0) {
-    qr.compute(Et_.transpose());
-    qr.setThreshold(kRankTolerance);
-    q = static_cast<int>(qr.rank());
-    qr.householderQ().evalTo(Qy_, householder_);
-    Pe_.noalias() = qr.colsPermutation().transpose() * e_;
+    qr = &qr_(r, nu_);
+    qr->compute(Et_.transpose());
+    qr->setThreshold(kRankTolerance);
+    q = static_cast<int>(qr->rank());
+    grow(Qy_, Qy_storage_, r, r);
+    grow(householder_, householder_storage_, r);
+    qr->householderQ().evalTo(Qy_, householder_);
+    Pe_.noalias() = qr->colsPermutation().transpose() * e_;
+    grow(u_, u_storage_, q);
     u_ = Pe_.head(q);
-    qr.matrixR().topLeftCorner(q, q).transpose().triangularView<Eigen::Lower>().solveInPlace(u_);
+    qr->matrixR().topLeftCorner(q, q).transpose().triangularView<Eigen::Lower>().solveInPlace(u_);
     y_.noalias() = Qy_.leftCols(q) * u_;
+    grow(Zy_, Zy_storage_, r, r - q);
     Zy_ = Qy_.rightCols(r - q);
   } else {
-    Zy_ = Eigen::MatrixXd::Identity(r, r);
+    grow(Zy_, Zy_storage_, r, r);
+    Zy_.setIdentity();
   }
   if (r - q > 0) {
+    grow(AZ_, AZ_storage_, na_, r - q);
+    grow(H_, H_storage_, r - q, r - q);
+    grow(rhs_, rhs_storage_, r - q);
+    grow(Zty_, Zty_storage_, r - q);
+    grow(step_, step_storage_, r - q);
     AZ_.noalias() = At_ * Zy_;
     H_.noalias() = AZ_.transpose() * AZ_;
     H_.diagonal().array() += epsilon_;
@@ -147,12 +206,14 @@ void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
     Zty_.noalias() = Zy_.transpose() * y_;
     Zty_ *= epsilon_;
     rhs_ -= Zty_;
-    llt_.compute(H_);
+    Eigen::LLT<Eigen::MatrixXd>& llt = llt_(r - q, r - q);
+    llt.compute(H_);
     step_ = rhs_;
-    llt_.solveInPlace(step_);
+    llt.solveInPlace(step_);
     y_.noalias() += Zy_ * step_;
   }
   // δ_F = V y = B_Fᵀ η, η = Πᵀ [L₁₁⁻ᵀ y; 0]; τ′ = τ − A δ.
+  grow(z_, z_storage_, r);
   z_ = y_;
   L_.topLeftCorner(r, r).transpose().triangularView<Eigen::Upper>().solveInPlace(z_);
   eta_.setZero(nv_);
@@ -164,46 +225,53 @@ void LeastTorqueSelection::solve_piece(const Eigen::VectorXd& x, const Eigen::Ve
   // μ from the stationarity of (LT3) in y: Ẽᵀμ = Ãᵀτ′ − εy (the basic least-squares solution).
   mu_.setZero(nu_);
   if (q > 0) {
+    grow(Atau_, Atau_storage_, r);
+    grow(gradient_, gradient_storage_, r);
+    grow(g_, g_storage_, r);
     Atau_.noalias() = At_.transpose() * tau_new_;
     gradient_ = Atau_ - epsilon_ * y_;
     g_.noalias() = Qy_.transpose() * gradient_;
     z_mu_.setZero(nu_);
-    z_mu_.head(q) = qr.matrixR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(g_.head(q));
-    mu_.noalias() = qr.colsPermutation() * z_mu_;
+    z_mu_.head(q) = qr->matrixR().topLeftCorner(q, q).triangularView<Eigen::Upper>().solve(g_.head(q));
+    mu_.noalias() = qr->colsPermutation() * z_mu_;
   }
 }
 
-bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<char>& nonnegative,
-                                  const std::vector<int>& actuated, Eigen::VectorXd& x, Eigen::VectorXd& tau,
-                                  LeastTorqueReport& report) {
+bool LeastTorqueSelection::select(const Eigen::Ref<const Eigen::MatrixXd>& Jt, const std::vector<char>& nonnegative,
+                                  const std::vector<int>& actuated, Eigen::Ref<Eigen::VectorXd> x,
+                                  Eigen::VectorXd& tau, LeastTorqueReport& report) {
   report = {};
   nv_ = static_cast<int>(Jt.rows());
   m_ = static_cast<int>(Jt.cols());
   na_ = static_cast<int>(actuated.size());
   nu_ = nv_ - na_;
   if (m_ == 0 || na_ == 0) return true;
+  reserve(nv_, na_, m_);
   // A = P Jᵀ, E = U Jᵀ (the rows at undriven coordinates).
   std::vector<char>& driven = driven_;
   driven.assign(nv_, 0);
   for (int a : actuated) driven[a] = 1;
-  A_.resize(na_, m_);
-  E_.resize(nu_, m_);
+  grow(A_, A_storage_, na_, m_);
+  grow(E_, E_storage_, nu_, m_);
   for (int a = 0; a < na_; ++a) A_.row(a) = Jt.row(actuated[a]);
   for (int i = 0, u = 0; i < nv_; ++i)
     if (!driven[i]) E_.row(u++) = Jt.row(i);
   int rank = 0;
   if (nu_ > 0) {
-    qr_E_.compute(E_);
-    qr_E_.setThreshold(kRankTolerance);
-    rank = static_cast<int>(qr_E_.rank());
+    Eigen::ColPivHouseholderQR<Eigen::MatrixXd>& qr_E = qr_E_(nu_, m_);
+    qr_E.compute(E_);
+    qr_E.setThreshold(kRankTolerance);
+    rank = static_cast<int>(qr_E.rank());
   }
   report.freedom = m_ - rank;
   if (report.freedom == 0) return true;
   epsilon_ = kRegularization * std::max(A_.squaredNorm() / m_, 1e-300);
 
   // The Gram matrix of every column, [A; E][A; E]ᵀ; a pass subtracts the held ones.
-  Eigen::MatrixXd& B = B_;
-  B.resize(nv_, m_);
+  grow(B_, B_storage_, nv_, m_);
+  grow(delta_, delta_storage_, m_);
+  grow(x_new_, x_new_storage_, m_);
+  MatrixView& B = B_;
   B << A_, E_;
   G_all_.setZero(nv_, nv_);
   G_all_.selfadjointView<Eigen::Lower>().rankUpdate(B);
@@ -239,7 +307,7 @@ bool LeastTorqueSelection::select(const Eigen::MatrixXd& Jt, const std::vector<c
   if (nu_ > 0) Edelta_.noalias() = E_ * delta_;
   if (nu_ > 0 && Edelta_.cwiseAbs().maxCoeff() > kBalanceTolerance * column_scale * std::max(delta_norm, 1e-300))
     return false;
-  Eigen::VectorXd& x_new = x_new_;
+  VectorView& x_new = x_new_;
   x_new = x + delta_;
   for (int k = 0; k < m_; ++k) {
     if (!nonnegative[k]) continue;

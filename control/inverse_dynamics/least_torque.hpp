@@ -41,6 +41,7 @@
 #include <Eigen/QR>
 #include <vector>
 
+#include "contact/solvers/grow_only.hpp"
 #include "control/inverse_dynamics/by_shape.hpp"
 
 namespace impetus {
@@ -72,13 +73,21 @@ class LeastTorqueSelection {
   /// binding normal row (p ≥ 0), 0 for a free (tangent) row; actuated (na): the driven coordinates.
   /// x (m) and tau (na) hold a solution of (LT1) on input and the least-‖τ‖ one on output. False (x,
   /// tau untouched) when the active-set method does not settle or ends off (LT1).
-  bool select(const Eigen::MatrixXd& Jt, const std::vector<char>& nonnegative, const std::vector<int>& actuated,
-              Eigen::VectorXd& x, Eigen::VectorXd& tau, LeastTorqueReport& report);
+  bool select(const Eigen::Ref<const Eigen::MatrixXd>& Jt, const std::vector<char>& nonnegative,
+              const std::vector<int>& actuated, Eigen::Ref<Eigen::VectorXd> x, Eigen::VectorXd& tau,
+              LeastTorqueReport& report);
+  /// Sizes the buffers of select() for up to most_columns impulse components on nv coordinates, na of them
+  /// driven, and makes a decomposition of every shape it may meet there: then select() allocates nothing for any
+  /// m ≤ most_columns, whatever the ranks r and q of (LT3) (issue 16: a trot's contact sets change m every few
+  /// steps, and a set first met once warm reallocated every buffer and decomposition sized by m, r or q).
+  /// select() calls it with its own m; a caller that knows a bound gives it once. (The buffers of the
+  /// coordinates' sizes, nv and na, are sized by select() at the first call of each driven count.)
+  void reserve(int nv, int na, int most_columns);
 
  private:
   /// (LT3) on the free set (held_ false): δ (m) and τ′ = τ − Aδ (na), μ (nu). Whether its constraint
   /// was met is checked by the caller (kBalanceTolerance).
-  void solve_piece(const Eigen::VectorXd& x, const Eigen::VectorXd& tau);
+  void solve_piece(const Eigen::Ref<const Eigen::VectorXd>& x, const Eigen::VectorXd& tau);
 
   int nv_ = 0, na_ = 0, nu_ = 0, m_ = 0;
   double epsilon_ = 0;
@@ -88,17 +97,32 @@ class LeastTorqueSelection {
   int factor_gram();
 
   std::vector<int> perm_;
-  Eigen::MatrixXd A_, E_, G_all_, G_, S_, L_, At_, Et_, Zy_, Qy_;
-  Eigen::VectorXd delta_, tau_new_, mu_, eta_, y_, b_, e_;
-  // The temporaries of select() and solve_piece(), kept (no allocation once warm): the QRs of E and Ẽᵀ, Q's
-  // Householder workspace, [A; E], AZ, H and its LLT, Pᵀe, u, A y, b − A y, the right-hand side of H, Zᵀy,
-  // H⁻¹rhs, L⁻ᵀ y, Ãᵀτ′, Ãᵀτ′ − εy, Qᵀ(·), the padded R⁻¹ solve, E δ and x + δ.
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr_E_, qr_;
-  Eigen::VectorXd householder_;
-  Eigen::MatrixXd B_, AZ_, H_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::VectorXd Pe_, u_, Ay_, residual_, rhs_, Zty_, step_, z_, Atau_, gradient_, g_, z_mu_, Edelta_, x_new_;
+  Eigen::MatrixXd G_all_, G_, S_, L_;
+  Eigen::VectorXd tau_new_, mu_, eta_, b_, e_;
+  // The temporaries of select() and solve_piece(), kept (no allocation once warm): Pᵀe, A y, b − A y, μ's
+  // padded R⁻¹ solve, E δ.
+  Eigen::VectorXd Pe_, Ay_, residual_, z_mu_, Edelta_;
   std::vector<char> driven_;
+  // Those sized by m (the columns), r (the Gram matrix's rank) or q (the constraint's rank), as views of storage
+  // at the most reserve() was given (grow_only.hpp: a view's arithmetic is a plain object's of that size, the
+  // same bits): A, E, [A; E], Ã, Ẽ, Q of Ẽᵀ's QR and its Householder workspace, its null-space basis Z, AZ, H,
+  // δ, x + δ, y, u, the right-hand side of H, Zᵀy, H⁻¹rhs, L⁻ᵀ y, Ãᵀτ′, Ãᵀτ′ − εy, Qᵀ(·).
+  MatrixView A_{nullptr, 0, 0}, E_{nullptr, 0, 0}, B_{nullptr, 0, 0}, At_{nullptr, 0, 0}, Et_{nullptr, 0, 0},
+      Qy_{nullptr, 0, 0}, Zy_{nullptr, 0, 0}, AZ_{nullptr, 0, 0}, H_{nullptr, 0, 0};
+  Eigen::VectorXd A_storage_, E_storage_, B_storage_, At_storage_, Et_storage_, Qy_storage_, Zy_storage_,
+      AZ_storage_, H_storage_;
+  VectorView householder_{nullptr, 0}, delta_{nullptr, 0}, x_new_{nullptr, 0}, y_{nullptr, 0}, u_{nullptr, 0},
+      rhs_{nullptr, 0}, Zty_{nullptr, 0}, step_{nullptr, 0}, z_{nullptr, 0}, Atau_{nullptr, 0},
+      gradient_{nullptr, 0}, g_{nullptr, 0};
+  Eigen::VectorXd householder_storage_, delta_storage_, x_new_storage_, y_storage_, u_storage_, rhs_storage_,
+      Zty_storage_, step_storage_, z_storage_, Atau_storage_, gradient_storage_, g_storage_;
+  // Eigen's decompositions reallocate at every change of size: one per shape, made by reserve() for every
+  // shape below its bounds — the QRs of E (nu × m) and Ẽᵀ (r × nu), H's LLT (r − q).
+  ByShape<Eigen::ColPivHouseholderQR<Eigen::MatrixXd>> qr_E_, qr_;
+  ByShape<Eigen::LLT<Eigen::MatrixXd>> llt_;
+  int reserved_nv_ = -1;
+  std::vector<int> reserved_columns_;   // (nv + 1) by driven count: the most columns reserve() was given
+  std::vector<char> ranks_parked_;      // (nv + 1) by driven count: Ẽᵀ's QRs and H's LLTs parked
 };
 
 }  // namespace impetus
