@@ -45,30 +45,45 @@ double fischer_burmeister(double x, double y, double& alpha, double& beta) {
   return x + y - r;
 }
 
+/// The system of each column of the island (−1 for none): J's rows are found on their systems through it, where
+/// a pile has a thousand systems.
+void index_systems(const ContactProblem& problem, std::vector<int>& system_of_column) {
+  system_of_column.assign(problem.nv, -1);
+  for (int b = 0; b < static_cast<int>(problem.systems.size()); ++b)
+    for (int i = 0; i < problem.systems[b].size; ++i) system_of_column[problem.systems[b].offset + i] = b;
+}
+
+/// The systems row r of J touches (a contact's two bodies), in their order.
+void systems_of_row(const SparseRows& J, int r, const std::vector<int>& system_of_column, std::vector<int>& touched) {
+  touched.clear();
+  for (SparseRows::InnerIterator it(J, r); it; ++it)
+    if (system_of_column[it.col()] >= 0) touched.push_back(system_of_column[it.col()]);
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+}
+
+/// x = row r of J on system s's coordinates.
+void row_on_system(const SparseRows& J, int r, const SystemBlock& s, Eigen::VectorXd& x) {
+  x.setZero(s.size);
+  for (SparseRows::InnerIterator it(J, r); it; ++it)
+    if (it.col() >= s.offset && it.col() < s.offset + s.size) x[it.col() - s.offset] = it.value();
+}
+
 }  // namespace
 
 void StewartTrinkleSparseNewton::assemble(const ContactProblem& problem, StewartTrinkleLcp& lcp) {
   const SparseRows& J = stack_stewart_trinkle_rows(problem, lcp);
   const int m = static_cast<int>(J.rows()), ng = lcp.ng, nl = lcp.nl, nu = ng + nl, k = lcp.k;
 
-  // Y = W Jᵀ block by block: row r of J touches a few systems (a contact's two bodies); M_b⁻¹ of its entries
-  // there, the systems in their order. Found through each column's system: a pile has a thousand systems.
-  system_of_column.assign(problem.nv, -1);
-  for (int b = 0; b < static_cast<int>(problem.systems.size()); ++b)
-    for (int i = 0; i < problem.systems[b].size; ++i) system_of_column[problem.systems[b].offset + i] = b;
+  // Y = W Jᵀ block by block: row r of J touches a few systems; M_b⁻¹ of its entries there.
+  index_systems(problem, system_of_column);
   triplets.clear();
   Eigen::VectorXd x;
   for (int r = 0; r < m; ++r) {
-    touched.clear();
-    for (SparseRows::InnerIterator it(J, r); it; ++it)
-      if (system_of_column[it.col()] >= 0) touched.push_back(system_of_column[it.col()]);
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    systems_of_row(J, r, system_of_column, touched);
     for (int b : touched) {
       const SystemBlock& s = problem.systems[b];
-      x.setZero(s.size);
-      for (SparseRows::InnerIterator it(J, r); it; ++it)
-        if (it.col() >= s.offset && it.col() < s.offset + s.size) x[it.col() - s.offset] = it.value();
+      row_on_system(J, r, s, x);
       x = s.M_llt->solve(x);
       for (int i = 0; i < s.size; ++i)
         if (x[i] != 0) triplets.emplace_back(s.offset + i, r, x[i]);
@@ -156,23 +171,14 @@ bool StewartTrinkleSparseNewton::solve_separating(const ContactProblem& problem,
   const int ng = lcp.ng, nu = ng + lcp.nl, k = lcp.k;
   for (int i = 0; i < nu; ++i)
     if (!(q[i] >= 0)) return false;
-  system_of_column.assign(problem.nv, -1);
-  for (int b = 0; b < static_cast<int>(problem.systems.size()); ++b)
-    for (int i = 0; i < problem.systems[b].size; ++i) system_of_column[problem.systems[b].offset + i] = b;
+  index_systems(problem, system_of_column);
   double a = 0;
   Eigen::VectorXd x;
   for (int g = 0; g < ng; ++g) {
-    touched.clear();
-    for (SparseRows::InnerIterator it(J, g); it; ++it)
-      if (system_of_column[it.col()] >= 0) touched.push_back(system_of_column[it.col()]);
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    systems_of_row(J, g, system_of_column, touched);
     for (int b : touched) {   // n_b M_b⁻¹ n_bᵀ = ‖L_b⁻¹ n_bᵀ‖²
-      const SystemBlock& s = problem.systems[b];
-      x.setZero(s.size);
-      for (SparseRows::InnerIterator it(J, g); it; ++it)
-        if (it.col() >= s.offset && it.col() < s.offset + s.size) x[it.col() - s.offset] = it.value();
-      s.M_llt->matrixL().solveInPlace(x);
+      row_on_system(J, g, problem.systems[b], x);
+      problem.systems[b].M_llt->matrixL().solveInPlace(x);
       a += x.squaredNorm();
     }
   }
