@@ -31,7 +31,9 @@ constexpr double kRelative = 1e-6;
 /// A column of `count` point masses (3 DoF each) resting on each other and on the ground, every contact
 /// touching (φ = 0) and loaded by the weight above it: the LCP's solution has every p_N > 0, so Lemke needs
 /// at least one pivot per contact.
-const ContactProblem& column_of_masses(ProblemBuilder& b, int count) {
+/// The same column with gaps φ = `gap` and velocities v⁻ = v, v* = v_star (3·count).
+const ContactProblem& column_of_masses(ProblemBuilder& b, int count, double gap, const Eigen::VectorXd& v,
+                                       const Eigen::VectorXd& v_star) {
   for (int i = 0; i < count; ++i) b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
   const int nv = 3 * count;
   const auto row = [&](int axis, int upper, int lower) {
@@ -40,10 +42,15 @@ const ContactProblem& column_of_masses(ProblemBuilder& b, int count) {
     if (lower >= 0) r[3 * lower + axis] = -1;
     return r;
   };
-  for (int i = 0; i < count; ++i) b.contact(row(2, i, i - 1), row(0, i, i - 1), row(1, i, i - 1), 0.0, kMu);
-  Eigen::VectorXd v = Eigen::VectorXd::Zero(nv), v_star = v;
-  for (int i = 0; i < count; ++i) v_star[3 * i + 2] = -kGravity * kDt;
+  for (int i = 0; i < count; ++i) b.contact(row(2, i, i - 1), row(0, i, i - 1), row(1, i, i - 1), gap, kMu);
   return b.build(v, v_star);
+}
+
+const ContactProblem& column_of_masses(ProblemBuilder& b, int count) {
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(3 * count);
+  Eigen::VectorXd v_star = v;
+  for (int i = 0; i < count; ++i) v_star[3 * i + 2] = -kGravity * kDt;
+  return column_of_masses(b, count, 0.0, v, v_star);
 }
 
 /// N v⁺ + φ/dt ≥ 0 within kRelative of g·dt, and every p_N ≥ 0.
@@ -176,18 +183,10 @@ TEST(StewartTrinkleSparse, AColumnComingApartTakesNoImpulseAndOneClosingGapIsSol
   // to close its gap within the step: that group is loaded and the general path solves the island.
   const int count = 12, nv = 3 * count;
   const auto column = [&](ProblemBuilder& b, double closing) -> const ContactProblem& {
-    for (int i = 0; i < count; ++i) b.add_system(kMass * Eigen::MatrixXd::Identity(3, 3));
-    const auto row = [&](int axis, int upper, int lower) {
-      Eigen::RowVectorXd r = Eigen::RowVectorXd::Zero(nv);
-      r[3 * upper + axis] = 1;
-      if (lower >= 0) r[3 * lower + axis] = -1;
-      return r;
-    };
-    for (int i = 0; i < count; ++i) b.contact(row(2, i, i - 1), row(0, i, i - 1), row(1, i, i - 1), 0.01, kMu);
     Eigen::VectorXd v_star(nv);
     for (int i = 0; i < count; ++i) v_star.segment<3>(3 * i) = Eigen::Vector3d(0.1 * i, -0.05 * i, 0.2 * i);
     v_star[3 * 4 + 2] = v_star[3 * 3 + 2] - closing;
-    return b.build(v_star, v_star);
+    return column_of_masses(b, count, 0.01, v_star, v_star);
   };
   StewartTrinkleOptions options;
   options.max_lemke_size = 1;   // every LCP goes to (ST13)
