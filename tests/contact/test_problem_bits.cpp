@@ -77,6 +77,7 @@ TEST(ProblemBits, EveryFieldMovedByOneUlpIsAnotherProblem) {
       {"mu", [](ContactProblem& p, auto&) { p.mu[1] = next_up(p.mu[1]); }},
       {"mu_viscous", [](ContactProblem& p, auto&) { p.mu_viscous[0] = next_up(p.mu_viscous[0]); }},
       {"key", [](ContactProblem& p, auto&) { p.keys[2].feature = 8; }},
+      {"key's first geometry", [](ContactProblem& p, auto&) { p.keys[0].geom_a = 2; }},
       {"touch margin", [](ContactProblem& p, auto&) { p.touch_margin = next_up(p.touch_margin); }},
       {"L value", [](ContactProblem& p, auto&) { p.L.valuePtr()[0] = next_up(p.L.valuePtr()[0]); }},
       {"phi_L", [](ContactProblem& p, auto&) { p.phi_L[0] = next_up(p.phi_L[0]); }},
@@ -94,6 +95,24 @@ TEST(ProblemBits, EveryFieldMovedByOneUlpIsAnotherProblem) {
     change(boxes.problem, boxes.M);
     EXPECT_FALSE(bits.same(boxes.problem)) << what << " changed, and the problem still counts as the kept one";
   }
+}
+
+TEST(ProblemBits, AKeptSmallerProblemReplacesTheLargerInPlace) {
+  // keep() writes over the bytes it holds (grow-only storage): what it kept before, longer, must not count.
+  TwoBoxes large, small;
+  small.problem.nc = 2;
+  for (Eigen::VectorXd* x : {&small.problem.phi, &small.problem.mu, &small.problem.mu_viscous, &small.problem.p_N_guess,
+                             &small.problem.p_S_guess, &small.problem.p_T_guess})
+    x->conservativeResize(2);
+  small.problem.keys.pop_back();
+  ProblemBits bits;
+  bits.keep(large.problem);
+  bits.keep(small.problem);
+  EXPECT_TRUE(bits.same(small.problem));
+  EXPECT_FALSE(bits.same(large.problem));
+  bits.keep(large.problem);
+  EXPECT_TRUE(bits.same(large.problem));
+  EXPECT_FALSE(bits.same(small.problem));
 }
 
 TEST(ProblemBits, AProblemWithAnExtensionIsNeverTheSame) {
