@@ -27,6 +27,7 @@ void crba_of_tree(const MultibodyModel& model, MultibodyData& data, int t) {
   std::memcpy(kept + 36 * tree.num_links, S, S_bytes);
   data.M_kept[t] = 1;
   data.h_kept[t] = 0;   // a kept h was made of the I and S just replaced (crba_and_bias_forces_of_tree)
+  ++data.M_writes[t];   // what was made of M[t] (sim/free_velocity.cpp's M_eff) is of the last bits
   M.setZero();
   const int first = tree.first_link, last = tree.first_link + tree.num_links - 1;
   for (int i = first; i <= last; ++i) data.Ic[i] = data.I[i];

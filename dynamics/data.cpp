@@ -23,6 +23,7 @@ MultibodyData::MultibodyData(const MultibodyModel& model)
   kinematics_pass.assign(model.trees.size(), 0);
   M_kept.assign(model.trees.size(), 0);
   M_pass.assign(model.trees.size(), 0);
+  M_writes.assign(model.trees.size(), 0);
   h_kept.assign(model.trees.size(), 0);
 }
 

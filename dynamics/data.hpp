@@ -28,6 +28,8 @@ struct MultibodyData {
   std::vector<Eigen::VectorXd> M_inputs;        // the bits of the links' I and the S columns M[t] was made of
   std::vector<unsigned char> M_kept;            // M_inputs[t] holds them (a byte per tree: trees run in parallel)
   std::vector<std::uint64_t> M_pass;            // kinematics_pass[t] when M_inputs[t] was last seen equal to I, S
+  std::vector<std::uint64_t> M_writes;          // per tree: how many times crba_of_tree wrote M[t] (its only writer),
+                                                // so that what a reader made of M[t] is known to be of these bits
 
   // --- rnea (stage 4) ---
   Eigen::VectorXd tau;                          // (nv) RNEA output; bias h(q, v) when called with v̇ = 0

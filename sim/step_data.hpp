@@ -175,6 +175,20 @@ struct StepData {
   std::vector<Eigen::MatrixXd> M_eff;     // per tree (nu_t×nu_t): M + dt·D, damping D taken implicitly; with
                                           // mimic joints Gᵀ(M + dt·D)G (dynamics/mimic.hpp (2)), else nu_t = nv_t
   std::vector<SmallLlt> M_llt;            // per tree: M_eff = L Lᵀ (Eigen's LLT, small ones without its loops)
+  struct EffectiveInertiaSource {
+    std::uint64_t M_writes = 0;           // multibody.M_writes[t] when M_eff[t] and M_llt[t] were made
+    double dt = 0;                        // (s) the step they were made for
+    bool made = false;                    // they are those of (M_writes, dt); never for a tree with mimic joints
+  };
+  std::vector<EffectiveInertiaSource> M_eff_source;   // per tree (sim/free_velocity.cpp)
+  struct FreeVelocitySource {
+    std::uint64_t M_writes = 0;           // multibody.M_writes[t] when v_star_inputs' v* was made
+    double dt = 0;                        // (s)
+    bool made = false;                    // never for a tree with mimic joints
+  };
+  std::vector<FreeVelocitySource> v_star_source;   // per tree (sim/free_velocity.cpp)
+  Eigen::VectorXd v_star_inputs;          // (4·nv) per tree from 4·v_offset: the v, τ and h its v* was made of, then
+                                          // that v* (before joint friction, which replaces data.v_star)
   struct MimicScratch {
     Eigen::MatrixXd M_full;               // (nv_t×nv_t) M + dt·D before the elimination
     Eigen::VectorXd rhs, rhs_u;           // (nv_t) M v + dt(τ − h); (nu_t) its Gᵀ·, then u*
@@ -195,6 +209,13 @@ struct StepData {
   std::vector<ContactResult> results;     // one per island
   std::vector<ProblemBits> answered;      // (islands) the problem results[k] answers (Stepper::solve_island)
   std::vector<double> island_energy_change;   // (islands) J: ½v⁺ᵀMv⁺ − ½v*ᵀMv* of each island
+  struct EnergySource {
+    int tree = -1;                        // the one tree (without mimic joints) of the island it was computed for;
+                                          // −1: none (islands of several trees compute theirs every step)
+    std::uint64_t M_writes = 0;           // multibody.M_writes[tree] then
+  };
+  std::vector<EnergySource> energy_source;   // (islands) what island_energy_change[k] was computed of, besides
+                                             // problems[k] and results[k] (Stepper::solve_island)
   Eigen::VectorXd v_plus;                 // (nv)
   std::vector<Eigen::Vector3d> impulse;   // per contact: (p_N, p_S, p_T) in N·s
   std::vector<ContactReport> reported;    // the step's contacts as the recorder writes them: the rows not

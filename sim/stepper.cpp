@@ -102,6 +102,7 @@ void Stepper::solve_contacts() {
   data_.results.resize(data_.islands.size());
   data_.answered.resize(data_.islands.size());
   data_.island_energy_change.resize(data_.islands.size());
+  data_.energy_source.resize(data_.islands.size());
   // Islands share no tree and no contact: each writes only its own slots, so the bits are those of a
   // sequential loop whatever the thread count.
   const int islands = static_cast<int>(data_.islands.size());
@@ -134,13 +135,13 @@ void Stepper::solve_island(int k, ChunkBuffers& buffers) {
   // The model's answer is a function of the problem alone (contact/problem_bits.hpp): a problem that is, to the
   // bit, the one results[k] answered last step has that answer already.
   ProblemBits& answered = data_.answered[k];
-  if (!answered.same(problem)) {
+  const bool kept = answered.same(problem);
+  if (!kept) {
     answered.forget();   // results[k] answers nothing until the model returns
     contact_model_->solve(problem, result, *buffers.workspace);
     answered.keep(problem);
   }
 
-  double kinetic_change = 0;
   for (std::size_t i = 0; i < island.trees.size(); ++i) {
     const Tree& tree = mb.trees[island.trees[i]];
     const SystemBlock& block = problem.systems[i];
@@ -148,6 +149,27 @@ void Stepper::solve_island(int k, ChunkBuffers& buffers) {
     auto v_plus = data_.v_plus.segment(tree.v_offset, tree.nv);
     if (tree.has_mimic()) expand_independent(tree, result.v_plus.segment(block.offset, block.size), v_plus);
     else v_plus = result.v_plus.segment(block.offset, block.size);
+  }
+  if (!(kept && same_energy_source(k))) compute_energy_change(k, buffers);
+  for (int r = 0; r < problem.nc; ++r)
+    data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
+}
+
+bool Stepper::same_energy_source(int k) const {
+  // With the island's problem and result kept, ½v⁺ᵀMv⁺ − ½v*ᵀMv* of its one tree is of the same bits: v⁺ is the
+  // result's, v* the problem's (u = v without mimic joints, and the tree's columns come first), and M unwritten.
+  const std::vector<int>& trees = data_.islands[k].trees;
+  const StepData::EnergySource& source = data_.energy_source[k];
+  return trees.size() == 1 && source.tree == trees[0] && source.M_writes == data_.multibody.M_writes[trees[0]];
+}
+
+void Stepper::compute_energy_change(int k, ChunkBuffers& buffers) {
+  const MultibodyModel& mb = model_.multibody;
+  const Island& island = data_.islands[k];
+  double kinetic_change = 0;
+  for (std::size_t i = 0; i < island.trees.size(); ++i) {
+    const Tree& tree = mb.trees[island.trees[i]];
+    const auto v_plus = data_.v_plus.segment(tree.v_offset, tree.nv);
     const auto v_star = data_.v_star.segment(tree.v_offset, tree.nv);
     const Eigen::MatrixXd& M = data_.multibody.M[island.trees[i]];
     if (buffers.Mv.size() < tree.nv) buffers.Mv.resize(tree.nv);   // grow-only: no resize per tree
@@ -158,8 +180,10 @@ void Stepper::solve_island(int k, ChunkBuffers& buffers) {
     kinetic_change += 0.5 * (twice_kinetic_plus - v_star.dot(Mv));
   }
   data_.island_energy_change[k] = kinetic_change;
-  for (int r = 0; r < problem.nc; ++r)
-    data_.impulse[island.contacts[r]] << result.p_N[r], result.p_S[r], result.p_T[r];
+  StepData::EnergySource& source = data_.energy_source[k];
+  const bool one_plain_tree = island.trees.size() == 1 && !mb.trees[island.trees[0]].has_mimic();
+  source.tree = one_plain_tree ? island.trees[0] : -1;
+  source.M_writes = one_plain_tree ? data_.multibody.M_writes[island.trees[0]] : 0;
 }
 
 void Stepper::report_contacts() {
@@ -228,6 +252,9 @@ StepData::StepData(const WorldModel& model)
     M_eff.push_back(Eigen::MatrixXd::Zero(tree.nu, tree.nu));
     M_llt.emplace_back(tree.nu);
   }
+  M_eff_source.resize(model.multibody.trees.size());
+  v_star_source.resize(model.multibody.trees.size());
+  v_star_inputs = Eigen::VectorXd::Zero(4 * model.multibody.nv);
 }
 
 }  // namespace impetus

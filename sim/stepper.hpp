@@ -80,6 +80,10 @@ class Stepper {
     Eigen::VectorXd Mv;                            // (nv of the largest tree seen) scratch: M v⁺, M v*
   };
   void solve_island(int k, ChunkBuffers& buffers);
+  /// Whether island k's energy change, computed last step, is of the inputs it has now (given its kept answer).
+  bool same_energy_source(int k) const;
+  /// island_energy_change[k] = ½v⁺ᵀMv⁺ − ½v*ᵀMv* over its trees, and what it was computed of.
+  void compute_energy_change(int k, ChunkBuffers& buffers);
   void report_contacts();
   void integrate_state(State& state);
 
