@@ -43,6 +43,7 @@ MaxDissipationOptions MaxDissipationOptions::parse(const ModelOptions& options) 
   o.certify_warm_start = read.boolean("certify_warm_start", o.certify_warm_start);
   o.check_tolerance = read.real("check_tolerance", o.check_tolerance, 1e-12, 1e-2);
   o.fallback_sweeps = read.integer("fallback_sweeps", o.fallback_sweeps, 1, 10000000);
+  o.screen_contacts_above = read.integer("screen_contacts_above", o.screen_contacts_above, -1, 1000000000);
   read.finish();
   return o;
 }
@@ -138,6 +139,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   report.phase_one_iterations = report.phase_two_iterations = 0;
   report.phase_one_certified = report.phase_two_certified = false;
   report.stop_rounds = 0;
+  report.screened_contacts = report.screen_resolves = 0;
   report.phase_one_seconds = report.phase_two_seconds = 0;
   if (options_.trace) report.phase_one_trace = report.phase_two_trace = InteriorPointTrace{};
   report.kappa = 0;
@@ -218,7 +220,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
     report.phase_two_status = InteriorPointStatus::Solved;
     report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
   } else {
-    phase_two(ws, problem, kappa, stats, report);
+    phase_two(ws, problem, kappa, vbar, stats, report);
   }
   const Eigen::VectorXd& p = closed ? ws.p_closed_ : ws.result_two_.p;
   const bool usable = closed || ws.result_two_.usable();
@@ -237,6 +239,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
     for (int i = 0; i < nc; ++i) {
       const int o = ws.layout_.contact_offset[i];
       gap_violation = std::max(gap_violation, -(row_dot(problem.N, i, ws.v2_) + problem.phi[i] / problem.dt));
+      if (o < 0) continue;   // (MD16) left out: no impulse
       sum_N += p[o];
       cone_violation = std::max(cone_violation, -p[o]);
       if (ws.layout_.has_friction[i]) {
@@ -270,6 +273,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   result.v_plus = ws.v2_;
   for (int i = 0; i < nc; ++i) {
     const int o = ws.layout_.contact_offset[i];
+    if (o < 0) continue;   // (MD16) left out: no impulse
     result.p_N[i] = p[o];
     if (ws.layout_.has_friction[i]) {
       result.p_S[i] = p[o + 1];
@@ -288,7 +292,7 @@ int MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem) 
   ws.stop_rows_.clear();
   for (int i = 0; i < nc; ++i) {
     const int o = ws.layout_.contact_offset[i];
-    if (!(p[o] > 0)) continue;
+    if (o < 0 || !(p[o] > 0)) continue;
     const int rows = ws.layout_.has_friction[i] ? 3 : 1;
     for (int k = 0; k < rows; ++k) ws.stop_rows_.push_back(o + k);
   }
@@ -331,39 +335,88 @@ bool MaxDissipationModel::stop_solve_dense(Buffers& ws, const ContactProblem& pr
   return true;
 }
 
-void MaxDissipationModel::phase_two(Buffers& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
-                                    MaxDissipationReport& report) const {
+// (MD16) Screened solves before the whole program is solved.
+constexpr int kScreenRounds = 3;
+
+int MaxDissipationModel::screen_contacts(Buffers& ws, const ContactProblem& problem, const Eigen::VectorXd& v_one) const {
+  const double tau = 0.25 * (v_one - problem.v_star).lpNorm<Eigen::Infinity>();
+  ws.kept_.resize(problem.nc);
+  int kept = 0;
+  for (int i = 0; i < problem.nc; ++i) {
+    ws.kept_[i] = !(row_dot(problem.N, i, v_one) + problem.phi[i] / problem.dt > tau);
+    kept += ws.kept_[i];
+  }
+  return kept;
+}
+
+int MaxDissipationModel::put_back_contacts(Buffers& ws, const ContactProblem& problem, double slack) const {
+  const ConeProgram& P = ws.program_two_;
+  const InteriorPointResult& r = ws.result_two_;
+  const double z_kappa = r.z[P.nr() + static_cast<int>(P.linear.size())];   // the budget Σ p_N ≤ κ, budgets[0]
+  int put_back = 0;
+  for (int i = 0; i < problem.nc; ++i) {
+    if (ws.kept_[i]) continue;
+    const bool row_violated = row_dot(problem.N, i, ws.v2_) + problem.phi[i] / problem.dt < -slack;
+    const double g_N = -row_dot(problem.N, i, r.y) + z_kappa;
+    const double g_t = std::hypot(row_dot(problem.S, i, r.y), row_dot(problem.T, i, r.y));
+    const bool outside_dual_cone = g_N < std::max(problem.mu[i], 0.0) * g_t - slack;
+    if (row_violated || outside_dual_cone) {
+      ws.kept_[i] = 1;
+      ++put_back;
+    }
+  }
+  return put_back;
+}
+
+void MaxDissipationModel::phase_two(Buffers& ws, const ContactProblem& problem, double kappa, double vbar,
+                                    SolverStatistics& stats, MaxDissipationReport& report) const {
   const int nc = problem.nc, nl = problem.nl;
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
-  build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_two_, ws.layout_,
-                  ws.program_scratch_, report.kinetic_energy_phase_one);
+  bool screen = options_.friction == FrictionCone::SecondOrder && options_.screen_contacts_above >= 0 &&
+                nc > options_.screen_contacts_above;
+  int kept = screen ? screen_contacts(ws, problem, report.v_phase_one) : nc;
+  if (kept == 0 || 2 * kept > nc) screen = false;   // nothing to solve, or too little left out to pay for a second solve
   const bool guess = options_.warm_start && nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any();
-  ws.p2_start_.setZero(ws.program_two_.np);
-  for (int i = 0; i < nc; ++i) {
-    const int o = ws.layout_.contact_offset[i];
-    ws.p2_start_[o] = guess ? problem.p_N_guess[i] : ws.p1_[i];
-    if (ws.layout_.has_friction[i] && guess) {
-      ws.p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
-      ws.p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
-    }
-  }
-  for (int k = 0; k < nl; ++k)
-    if (ws.layout_.limit_index[k] >= 0)
-      ws.p2_start_[ws.layout_.limit_index[k]] = guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
   const bool certify = options_.certify_warm_start && guess;   // (MD12): the previous step's answer only
-  if (certify) {
-    report.stop_rounds = stop_guess(ws, problem);
+  for (int round = 0;; ++round) {
+    build_phase_two(problem, options_.friction, options_.friction_edges, kappa, ws.p1_.tail(nl), ws.program_two_,
+                    ws.layout_, ws.program_scratch_, report.kinetic_energy_phase_one, screen ? &ws.kept_ : nullptr);
+    {   // the start and the candidate, in this program's layout
+      ws.p2_start_.setZero(ws.program_two_.np);
+      for (int i = 0; i < nc; ++i) {
+        const int o = ws.layout_.contact_offset[i];
+        if (o < 0) continue;
+        ws.p2_start_[o] = guess ? problem.p_N_guess[i] : ws.p1_[i];
+        if (ws.layout_.has_friction[i] && guess) {
+          ws.p2_start_[o + 1] = problem.p_S_guess.size() == nc ? problem.p_S_guess[i] : 0.0;
+          ws.p2_start_[o + 2] = problem.p_T_guess.size() == nc ? problem.p_T_guess[i] : 0.0;
+        }
+      }
+      for (int k = 0; k < nl; ++k)
+        if (ws.layout_.limit_index[k] >= 0)
+          ws.p2_start_[ws.layout_.limit_index[k]] =
+              guess && problem.p_L_guess.size() == nl ? problem.p_L_guess[k] : ws.p1_[nc + k];
+      if (certify) report.stop_rounds = stop_guess(ws, problem);
+    }
+    ws.ipm_two_.solve(ws.program_two_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.result_two_,
+                      certify ? &ws.p2_candidate_ : nullptr);
+    report.phase_two_iterations += ws.result_two_.iterations;
+    stats.iterations += ws.result_two_.iterations;
+    velocity_of(ws, problem, ws.program_two_, ws.result_two_.p, ws.v2_);
+    // (MD16) The screened optimum is phase II's when no contact left out is violated or priced below its dissipation
+    // (to the solver's tolerance); an unusable solve goes to the acceptance checks as it is.
+    if (!screen || !ws.result_two_.usable()) break;
+    const int put_back = put_back_contacts(ws, problem, options_.tolerance * vbar);
+    if (put_back == 0) break;
+    ++report.screen_resolves;
+    kept += put_back;
+    if (round + 1 == kScreenRounds || 2 * kept > nc) screen = false;   // the whole program next
   }
-  ws.ipm_two_.solve(ws.program_two_, options_.warm_start ? &ws.p2_start_ : nullptr, ws.result_two_,
-                    certify ? &ws.p2_candidate_ : nullptr);
+  if (screen) report.screened_contacts = nc - kept;
   report.phase_two_certified = ws.result_two_.certified;
   report.phase_two_status = ws.result_two_.status;
-  report.phase_two_iterations = ws.result_two_.iterations;
   if (options_.trace) report.phase_two_trace = ws.result_two_.trace;
-  stats.iterations += ws.result_two_.iterations;
-  const Eigen::VectorXd& p = ws.result_two_.p;
-  velocity_of(ws, problem, ws.program_two_, p, ws.v2_);
   report.kinetic_energy_phase_two = problem.kinetic_energy(ws.v2_);
   if (options_.timing) report.phase_two_seconds = seconds_since(start);
 }

@@ -133,6 +133,29 @@
 // N v* + φ/dt ≥ 0 (the LCP of MD2 at p = 0). Then κ = 0, and phase II needs no solve: the cone and the
 // pyramid hold p_N ≥ 0, so Σ p_N ≤ κ = 0 leaves p = 0 (and p_L ≤ p_L^I = 0) its only feasible point —
 // phase I's, v⁺ = v*. (The viscous set allows friction at p_N = 0 and keeps its phase II.)
+//
+// Contacts screened by phase I, verified after (MD16). On a large island most contacts are a pile's speculative ones,
+// far from binding, and each adds three impulses, a cone and a velocity row to phase II's Newton systems, whose factor
+// is phase II's cost (the landing granular pile: 2400–2900 contacts, ~2e8 flop a factorization). Phase II over a subset
+// 𝒦 of the contacts (the others without impulse, row or share of κ) is a restriction of (MD4) in its impulses and a
+// relaxation in its rows. Its optimum (v⁺, p_𝒦 and the multipliers y, z_κ of the interior point) is phase II's when,
+// for every contact i left out,
+//   N_i v⁺ + φ_i/dt ≥ 0                       (its row holds: the point is feasible for the whole program)
+//   g_N ≥ μ_i‖(g_S, g_T)‖,  g = −J_i y + e_N z_κ   (its impulse could not lower the objective: g ∈ the dual cone)
+// — then the point with p_i = 0, z_R,i = 0 and the cone multiplier z_i = diag(μ_i,1,1)⁻¹g ∈ Q³ meets every condition
+// of (IP1) for the whole program, which is convex, so it is the optimum. (y = −v⁺ + M⁻¹Rᵀz_R is the velocity the
+// rows leave; g_N is the separating speed plus the budget's price, g_t the slip: a contact whose friction would buy
+// more dissipation than its normal impulse costs fails the test.) Both are checked to the interior point's tolerance
+// (tolerance · v̄); a contact failing either is put in 𝒦 and phase II solved again. 𝒦 starts as the contacts whose
+// row phase I's answer leaves within τ of binding,
+//   N_i v⁺_I + φ_i/dt ≤ τ,   τ = ¼‖v⁺_I − v*‖∞,
+// a quarter of the largest change phase I made to a velocity (friction moves v⁺ on the scale of what the contact
+// impulses did): a resting pile keeps every loaded contact, an impact its near ones. When 𝒦 is more than half the
+// island, or becomes so by the contacts put back, or after kScreenRounds screened solves, the whole program is solved
+// (the screen saves less than a second solve costs). The
+// screen only chooses the work; the answer is phase II's either way. It applies to the Coulomb cone (the pyramid's
+// and the viscous set's dual sets differ) on islands of more than screen_contacts_above contacts, where a second
+// solve is cheaper than the fill it may save.
 #pragma once
 
 #include <memory>
@@ -181,6 +204,9 @@ struct MaxDissipationOptions {
   double check_tolerance = 1e-6;
   /// Sweep cap of the phase-I fallback (MD3). Default 2000; range 1 … 10⁷.
   int fallback_sweeps = 2000;
+  /// (MD16) Phase II of an island with more contacts than this starts from the contacts phase I leaves near binding,
+  /// and verifies the others after. Default 256; −1 never screens. Range −1 … 10⁹.
+  int screen_contacts_above = 256;
 
   // For programs (benchmarks, tests), not scene attributes: what the report records beyond its
   // counts. Both off by default, and then no clock is read and nothing is copied.
@@ -213,6 +239,8 @@ struct MaxDissipationReport {
   int phase_one_iterations = 0, phase_two_iterations = 0;
   bool phase_one_certified = false, phase_two_certified = false;   // (MD12): the guess passed, no iteration
   int stop_rounds = 0;                       // (MD15) rounds of the projection that moved phase II's candidate
+  int screened_contacts = 0;                 // (MD16) contacts left out of the phase II that gave the answer
+  int screen_resolves = 0;                   // (MD16) phase II solved again with contacts put back
   double phase_one_seconds = 0, phase_two_seconds = 0;   // only with MaxDissipationOptions::timing
   InteriorPointTrace phase_one_trace, phase_two_trace;      // only with MaxDissipationOptions::trace
   Eigen::VectorXd v_phase_one;               // (nv) v⁺_I
@@ -254,6 +282,7 @@ class MaxDissipationModel final : public ContactModel {
     Eigen::LLT<Eigen::MatrixXd> stop_llt_;
     Eigen::VectorXd stop_v_, stop_x_;
     std::vector<int> stop_rows_;   // 𝒜's rows of the program
+    std::vector<char> kept_;       // (MD16) per contact: in phase II's program (𝒦)
     StopProjection stop_projection_;
   };
   /// The workspace (ContactWorkspace): Buffers per island structure (contact/workspace_by_structure.hpp), so
@@ -272,9 +301,15 @@ class MaxDissipationModel final : public ContactModel {
   /// Phase I (MD2–MD3) into `report` and p1_; false when not certified even by the fallback.
   bool phase_one(Buffers& ws, const ContactProblem& problem, double rho, double impulse_scale, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
-  /// Phase II (MD4–MD7) by the interior point into ws.result_two_, ws.v2_ and `report`.
-  void phase_two(Buffers& ws, const ContactProblem& problem, double kappa, SolverStatistics& stats,
+  /// Phase II (MD4–MD7) by the interior point into ws.result_two_, ws.v2_ and `report`; `vbar` is the problem's
+  /// velocity scale (MD9), for the verification of (MD16).
+  void phase_two(Buffers& ws, const ContactProblem& problem, double kappa, double vbar, SolverStatistics& stats,
                  MaxDissipationReport& report) const;
+  /// (MD16) ws.kept_: the contacts whose row phase I's v⁺_I leaves within τ of binding; returns how many.
+  int screen_contacts(Buffers& ws, const ContactProblem& problem, const Eigen::VectorXd& v_one) const;
+  /// (MD16) Puts in ws.kept_ the contacts left out whose row ws.v2_ violates, or whose impulse the multipliers of
+  /// ws.result_two_ price below its dissipation, by more than `slack` (m/s); returns how many.
+  int put_back_contacts(Buffers& ws, const ContactProblem& problem, double slack) const;
   /// v = v* + M⁻¹ 𝐉ᵀ p for the program's 𝐉.
   void velocity_of(Buffers& ws, const ContactProblem& problem, const ConeProgram& program, const Eigen::VectorXd& p,
                    Eigen::VectorXd& v) const;

@@ -131,7 +131,7 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
 
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
                      const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout,
-                     PhaseProgramScratch& scratch, double energy_ceiling) {
+                     PhaseProgramScratch& scratch, double energy_ceiling, const std::vector<char>* kept) {
   Triplets &J = scratch.J, &R = scratch.R;
   std::vector<double>& r = scratch.r;
   J.clear();
@@ -157,6 +157,10 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
 
   int np = 0;
   for (int i = 0; i < nc; ++i) {
+    if (kept != nullptr && !(*kept)[i]) {          // (MD16) left out
+      layout.contact_offset[i] = layout.normal_index[i] = -1;
+      continue;
+    }
     const double mu = std::max(problem.mu[i], 0.0);
     // (MD7) the viscous term: dt·μ_v‖b_T‖ with b_T = (S_i v*, T_i v*), the pre-contact slip.
     double viscous = 0;
@@ -227,7 +231,7 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
   set_from_triplets_in_place(program.R, static_cast<int>(r.size()), problem.nv, R, scratch.order);
   program.r = Eigen::Map<const Eigen::VectorXd>(r.data(), static_cast<int>(r.size()));
   program.budgets[0].bound = kappa;
-  if (nc == 0) program.budgets.clear();
+  if (program.budgets[0].index.empty()) program.budgets.clear();   // no contact in the program
 }
 
 }  // namespace impetus

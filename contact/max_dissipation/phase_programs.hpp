@@ -20,7 +20,8 @@ enum class FrictionCone {
 
 /// Where each contact's and each limit's impulses sit in p.
 struct ImpulseLayout {
-  std::vector<int> contact_offset;   // (nc) index of p_N; p_S, p_T follow when the contact has friction
+  std::vector<int> contact_offset;   // (nc) index of p_N; p_S, p_T follow when the contact has friction; −1: not
+                                     // in the program (MD16)
   std::vector<char> has_friction;    // (nc)
   std::vector<int> limit_index;      // (nl) p_L[k] = p[limit_index[k]], or 0 when −1 (no impulse)
   std::vector<int> normal_index;     // (nc) = contact_offset, for the budget
@@ -45,9 +46,11 @@ void build_phase_one(const ContactProblem& problem, double elastic_bound, ConePr
 /// `limit_budget` (nl): p_L^I, phase I's limit impulses; a limit with p_L^I = 0 keeps its velocity
 /// row but gets no impulse. `edges`: the pyramid's k (≥ 3), used with FrictionCone::Pyramid only.
 /// `energy_ceiling` (J): KE(v⁺_I); the velocity rows that no v⁺ with ½v⁺ᵀMv⁺ ≤ energy_ceiling can
-/// violate are left out (MD10). Infinite (the default) keeps every row.
+/// violate are left out (MD10). Infinite (the default) keeps every row. `kept` (nc, or null for all): the contacts in
+/// the program (MD16); the others have no impulse, no row and no share of the budget (contact_offset −1).
 void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges, double kappa,
                      const Eigen::VectorXd& limit_budget, ConeProgram& program, ImpulseLayout& layout,
-                     PhaseProgramScratch& scratch, double energy_ceiling = std::numeric_limits<double>::infinity());
+                     PhaseProgramScratch& scratch, double energy_ceiling = std::numeric_limits<double>::infinity(),
+                     const std::vector<char>* kept = nullptr);
 
 }  // namespace impetus

@@ -297,6 +297,98 @@ TEST(MaxDissipationModel, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution
   }
 }
 
+TEST(MaxDissipationModel, ScreenedContactsGiveTheWholeProgramsAnswer) {
+  // (MD16) on moving piles with gaps of up to 2 cm, every island screened (screen_contacts_above = 0): phase II starts
+  // from the contacts phase I leaves near binding, and its answer is the whole program's, every row met.
+  int screened = 0;
+  for (unsigned seed = 1; seed <= 6; ++seed) {
+    Pile pile(3, 2, 0.5, seed, false, /*speed=*/0.3, /*gap=*/0.02);
+    const ContactProblem& P = *pile.problem;
+    MaxDissipationOptions whole_options, screened_options;
+    whole_options.screen_contacts_above = -1;
+    screened_options.screen_contacts_above = 0;
+    MaxDissipationModel whole(whole_options), screening(screened_options);
+    const ContactResult rw = solve(whole, P), rs = solve(screening, P);
+    ASSERT_EQ(rw.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << rw.stats.message;
+    ASSERT_EQ(rs.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << rs.stats.message;
+    const MaxDissipationReport& rep = rs.report_as<MaxDissipationReport>();
+    EXPECT_EQ(rw.report_as<MaxDissipationReport>().screened_contacts, 0);
+    screened += rep.screened_contacts;
+    const double vbar = std::max(P.v_star.lpNorm<Eigen::Infinity>(), (P.phi / P.dt).maxCoeff());
+    EXPECT_LT(largest_gap_violation(P, rs.v_plus), kSolution * vbar) << "seed " << seed;
+    EXPECT_NEAR(P.kinetic_energy(rs.v_plus), P.kinetic_energy(rw.v_plus), kEnergy * rep.kinetic_energy_star) << "seed " << seed;
+    EXPECT_LT((rs.v_plus - rw.v_plus).lpNorm<Eigen::Infinity>(), kTwoRoutes * vbar) << "seed " << seed;
+  }
+  EXPECT_GT(screened, 0);   // the screen left contacts out
+}
+
+TEST(MaxDissipationModel, AContactLeftOutWhoseFrictionWouldDissipateMoreIsPutBack) {
+  // (MD16), the multipliers' test. A point mass slides at 1 m/s on frictionless ground (contact 0, φ = 0); a second,
+  // frictional (μ = 1) contact with the same normal is 0.1 mm away (contact 1). Phase I holds the mass on contact 0
+  // and leaves contact 1's row slack by φ/dt = 0.1 m/s > τ = ¼ g dt, so the screen leaves contact 1 out. Phase II
+  // moves the whole budget κ = m g dt to contact 1, whose friction then takes μ g dt off the slide ([002] §2.4: a
+  // contact may act while separated): v_x = 1 − μ g dt. The screened solve (v_x = 1) prices contact 1's impulse at
+  // g_N = 0 below its dissipation μ|g_t| = 1 m/s; it is put back, and the answer is the whole program's.
+  const double dt = 0.001, m = 2, mu = 1;
+  ProblemBuilder b(dt);
+  b.add_system(m * Eigen::MatrixXd::Identity(3, 3));
+  b.contact(Eigen::RowVector3d(0, 0, 1), Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), 0, 0);
+  b.contact(Eigen::RowVector3d(0, 0, 1), Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), 1e-4, mu);
+  const ContactProblem& P = b.build(Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(1, 0, -kGravity * dt));
+  MaxDissipationOptions whole_options, screened_options;
+  whole_options.screen_contacts_above = -1;
+  screened_options.screen_contacts_above = 0;
+  MaxDissipationModel whole(whole_options), screening(screened_options);
+  const ContactResult rw = solve(whole, P), rs = solve(screening, P);
+  ASSERT_EQ(rw.stats.status, SolveStatus::Solved) << rw.stats.message;
+  ASSERT_EQ(rs.stats.status, SolveStatus::Solved) << rs.stats.message;
+  EXPECT_NEAR(rw.v_plus[0], 1 - mu * kGravity * dt, kSolution);
+  EXPECT_EQ(rs.report_as<MaxDissipationReport>().screen_resolves, 1);
+  EXPECT_LT((rs.v_plus - rw.v_plus).lpNorm<Eigen::Infinity>(), kSolution);
+}
+
+TEST(MaxDissipationModel, AContactLeftOutWhoseRowFrictionWouldCloseIsPutBack) {
+  // (MD16), the rows' test. A point mass A (1 kg) slides at 1 m/s on a light point mass B (0.1 kg) that rests on frictionless ground,
+  // 10 µm from a wall ahead. Phase I (frictionless) leaves B at rest, the wall's row slack by φ/dt = 0.01 m/s > τ =
+  // ¼ g dt, so the screen leaves the wall's contact out; phase II's friction on B (up to μ g dt m_A / m_B = 0.05 m/s)
+  // would close it. The verification finds the violated row, puts the contact back and solves again: B ends at the
+  // wall's 0.01 m/s, as in the whole program.
+  const double dt = 0.001, mA = 1, mB = 0.1, mu = 0.5, wall_gap = 1e-5;
+  ProblemBuilder b(dt);
+  b.add_system(mA * Eigen::MatrixXd::Identity(3, 3));
+  b.add_system(mB * Eigen::MatrixXd::Identity(3, 3));
+  auto row = [](double ax, double ay, double az, double bx, double by, double bz) {
+    Eigen::RowVectorXd r(6);
+    r << ax, ay, az, bx, by, bz;
+    return r;
+  };
+  b.contact(row(0, 0, 1, 0, 0, -1), row(1, 0, 0, -1, 0, 0), row(0, 1, 0, 0, -1, 0), 0, mu);   // A on B
+  b.contact(row(0, 0, 0, 0, 0, 1), row(0, 0, 0, 1, 0, 0), row(0, 0, 0, 0, 1, 0), 0, 0);      // B on the ground
+  b.contact(row(0, 0, 0, -1, 0, 0), row(0, 0, 0, 0, 1, 0), row(0, 0, 0, 0, 0, 1), wall_gap, 0);   // the wall at +x
+  // Walls 0.1 m away behind and beside B: left out, and never put back (screened solves need most contacts out).
+  b.contact(row(0, 0, 0, 1, 0, 0), row(0, 0, 0, 0, 1, 0), row(0, 0, 0, 0, 0, 1), 0.1, 0);
+  b.contact(row(0, 0, 0, 0, 1, 0), row(0, 0, 0, 1, 0, 0), row(0, 0, 0, 0, 0, 1), 0.1, 0);
+  b.contact(row(0, 0, 0, 0, -1, 0), row(0, 0, 0, 1, 0, 0), row(0, 0, 0, 0, 0, 1), 0.1, 0);
+  Eigen::VectorXd v(6), v_star(6);
+  v << 1, 0, 0, 0, 0, 0;
+  v_star << 1, 0, -kGravity * dt, 0, 0, -kGravity * dt;
+  const ContactProblem& P = b.build(v, v_star);
+  MaxDissipationOptions whole_options, screened_options;
+  whole_options.screen_contacts_above = -1;
+  screened_options.screen_contacts_above = 0;
+  MaxDissipationModel whole(whole_options), screening(screened_options);
+  const ContactResult rw = solve(whole, P), rs = solve(screening, P);
+  ASSERT_EQ(rw.stats.status, SolveStatus::Solved) << rw.stats.message;
+  ASSERT_EQ(rs.stats.status, SolveStatus::Solved) << rs.stats.message;
+  const MaxDissipationReport& rep = rs.report_as<MaxDissipationReport>();
+  EXPECT_EQ(rep.screen_resolves, 1);
+  EXPECT_EQ(rep.screened_contacts, 3);
+  EXPECT_EQ(rw.report_as<MaxDissipationReport>().screen_resolves, 0);
+  EXPECT_NEAR(rs.v_plus[3], wall_gap / dt, kSolution);   // B stopped by the wall's row, which binds
+  EXPECT_LT((rs.v_plus - rw.v_plus).lpNorm<Eigen::Infinity>(), kSolution);
+  EXPECT_GT(rs.p_N[2], 0.0);
+}
+
 TEST(MaxDissipationModel, FrictionlessPhaseTwoEqualsPhaseOne) {
   // With μ = 0 and φ = 0, phase I's point is optimal for phase II (MD8).
   for (unsigned seed = 1; seed <= 4; ++seed) {
@@ -679,6 +771,8 @@ TEST(MaxDissipationOptions, ParsesAndRefuses) {
   EXPECT_THROW(MaxDissipationOptions::parse({{"friction_edges", "2"}}), OptionError);
   EXPECT_THROW(MaxDissipationOptions::parse({{"tolerance", "abc"}}), OptionError);
   EXPECT_EQ(MaxDissipationOptions::parse({{"gap_tolerance", "1e-9"}}).gap_tolerance, 1e-9);
+  EXPECT_EQ(MaxDissipationOptions::parse({{"screen_contacts_above", "-1"}}).screen_contacts_above, -1);
+  EXPECT_THROW(MaxDissipationOptions::parse({{"screen_contacts_above", "-2"}}), OptionError);
   EXPECT_THROW(MaxDissipationOptions::parse({{"gap_tolerance", "0"}}), OptionError);
   try {
     MaxDissipationOptions::parse({{"frictoin", "cone"}});
