@@ -74,7 +74,7 @@ constexpr double kEquilibrationSpread = 1e3;
 constexpr double kSingularPivot = 1e-14;
 
 /// (L9) applies: the positive diagonal of A spans more than kEquilibrationSpread.
-bool equilibration_needed(const Eigen::MatrixXd& A) {
+bool equilibration_needed(const Eigen::Ref<const Eigen::MatrixXd>& A) {
   double d_min = kInf, d_max = 0;
   for (Eigen::Index i = 0; i < A.rows(); ++i)
     if (A(i, i) > 0) {
@@ -85,8 +85,7 @@ bool equilibration_needed(const Eigen::MatrixXd& A) {
 }
 
 /// In-place inverse by Gauss–Jordan elimination with partial pivoting. False when singular.
-bool invert_in_place(Eigen::Ref<Eigen::MatrixXd> a, std::vector<int>& perm, Eigen::VectorXd& col,
-                     Eigen::VectorXd& row) {
+bool invert_in_place(Eigen::Ref<Eigen::MatrixXd> a, std::vector<int>& perm, VectorView& col, VectorView& row) {
   const int k = static_cast<int>(a.rows());
   if (k == 0) return true;
   const double scale = a.cwiseAbs().maxCoeff();
@@ -152,46 +151,59 @@ double certificate_rho(const Eigen::Ref<const Eigen::VectorXd>& q, const Eigen::
   return std::isfinite(rho) ? rho : kInf;
 }
 
-double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
-                    Eigen::VectorXd& w, double epsilon) {
+namespace {
+
+/// lcp_residual into a w of size n already (the solver's own buffer, a view).
+double residual_into(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                     const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> w, double epsilon) {
   const Eigen::Index n = q.size();
-  w.resize(n);
   if (n == 0) return 0;
   if (!z.allFinite()) return kInf;
   w.noalias() = A * z;
   if (epsilon != 0) w += epsilon * z;
   const double az = w.lpNorm<Eigen::Infinity>();
   w += q;
-  return lcp_certificate(q, z, w, az);
+  return certificate_rho(q, z, w, az);
+}
+
+}  // namespace
+
+double lcp_residual(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::VectorXd& w, double epsilon) {
+  w.resize(q.size());
+  return residual_into(A, q, z, w, epsilon);
 }
 
 void LemkeSolver::use_size(int n) {
-  if (s_.n == n) return;
-  for (Sized& p : parked_)
-    if (p.n == n) {
-      std::swap(s_, p);
-      return;
-    }
-  if (s_.n > 0 && s_.n <= kMaxParkedSize && parked_.size() < kMaxParked) {
-    if (parked_.capacity() == 0) parked_.reserve(kMaxParked);
-    parked_.push_back(std::move(s_));
-    s_ = Sized{};
-  }
   s_.n = n;
+  grow(s_.As_, s_.As_storage_, n, n);
+  grow(s_.Ginv_, s_.Ginv_storage_, n, n);
+  grow(s_.Gbuf_, s_.Gbuf_storage_, n, n);
+  grow(s_.qs_, s_.qs_storage_, n);
+  grow(s_.eq_, s_.eq_storage_, n);
+  grow(s_.xw_, s_.xw_storage_, n);
+  grow(s_.xz_, s_.xz_storage_, n);
+  grow(s_.dz_, s_.dz_storage_, n);
+  grow(s_.dw_, s_.dw_storage_, n);
+  grow(s_.dz_scale_, s_.dz_scale_storage_, n);
+  grow(s_.dw_scale_, s_.dw_scale_storage_, n);
+  grow(s_.t_, s_.t_storage_, n);
+  grow(s_.u_, s_.u_storage_, n);
+  grow(s_.h_, s_.h_storage_, n);
+  grow(s_.lex_best_, s_.lex_best_storage_, n);
+  grow(s_.lex_cand_, s_.lex_cand_storage_, n);
+  grow(s_.gj_col_, s_.gj_col_storage_, n);
+  grow(s_.gj_row_, s_.gj_row_storage_, n);
+  grow(s_.w_, s_.w_storage_, n);
+  grow(s_.best_z_, s_.best_z_storage_, n);
 }
 
 void LemkeSolver::reserve(int n) {
   n_ = n;
-  s_.As_.resize(n, n);
-  s_.qs_.resize(n);
   s_.rows_.resize(n);
   s_.cols_.resize(n);
   s_.rpos_.resize(n);
   s_.cpos_.resize(n + 1);
-  if (s_.Ginv_.rows() != n) s_.Ginv_.resize(n, n);
-  if (s_.Gbuf_.rows() != n) s_.Gbuf_.resize(n, n);
-  for (Eigen::VectorXd* v : {&s_.xw_, &s_.xz_, &s_.dz_, &s_.dw_, &s_.dz_scale_, &s_.dw_scale_, &s_.t_, &s_.u_, &s_.h_, &s_.lex_best_, &s_.lex_cand_, &s_.gj_col_, &s_.gj_row_})
-    v->resize(n);
   s_.perm_.resize(n);
   s_.sorted_rows_.resize(n);
   s_.ties_.reserve(n + 1);
@@ -199,7 +211,7 @@ void LemkeSolver::reserve(int n) {
 
 // t = A[:, Z'] x (|A[:, Z']|·|x| with `magnitudes`), the z₀ column being e = 1: the O(n·k) part of a
 // pivot, over the non-zeros only when A is sparse (islands of many bodies).
-void LemkeSolver::basis_columns_times(const Eigen::VectorXd& x, bool magnitudes) {
+void LemkeSolver::basis_columns_times(const VectorView& x, bool magnitudes) {
   s_.t_.setZero();
   for (int c = 0; c < k_; ++c) {
     const int j = s_.cols_[c];
@@ -219,7 +231,7 @@ void LemkeSolver::basis_columns_times(const Eigen::VectorXd& x, bool magnitudes)
 
 // u = |A[R, Z']|·|x|: the rows R of basis_columns_times(x, true), each summed in the same order, in
 // O(k²) (O(nnz) when sparse) instead of O(n·k): only these rows enter G's error bound in direction().
-void LemkeSolver::basis_rows_magnitudes(const Eigen::VectorXd& x) {
+void LemkeSolver::basis_rows_magnitudes(const VectorView& x) {
   const int k = k_;
   s_.u_.head(k).setZero();
   for (int c = 0; c < k; ++c) {
@@ -302,14 +314,14 @@ void LemkeSolver::r_times_ginv(int i) {
 }
 
 // Gathers r'_c = A[i, Z'_c] of a w_i candidate (unused for a z candidate).
-void LemkeSolver::lex_prepare(const LexCandidate& x, Eigen::VectorXd& u) const {
+void LemkeSolver::lex_prepare(const LexCandidate& x, VectorView& u) const {
   if (!x.is_z)
     for (int c = 0; c < k_; ++c) u[c] = a_entry(x.index, s_.cols_[c]);
 }
 
 // Entry j (an original row: the order of the perturbation ε^j) of the row [B⁻¹]/d of a basic
 // variable, through (L8):  z at column position c: G⁻¹(c, rpos j);  w_i: e_i + (A[i,Z'] G⁻¹) on R.
-double LemkeSolver::lex_entry(const LexCandidate& x, const Eigen::VectorXd& u, int j) const {
+double LemkeSolver::lex_entry(const LexCandidate& x, const VectorView& u, int j) const {
   const int a = s_.rpos_[j];
   double value = 0;
   if (x.is_z) {
@@ -325,8 +337,8 @@ double LemkeSolver::lex_entry(const LexCandidate& x, const Eigen::VectorXd& u, i
 // Whether x's row [B⁻¹]/d precedes y's lexicographically. Entries are computed lazily, column by
 // column, over the columns where either can be non-zero (R, sorted, and a w candidate's own row),
 // until the first that differs: O(k) per entry instead of O(k²) per row.
-bool LemkeSolver::lex_less(const LexCandidate& x, const Eigen::VectorXd& ux, const LexCandidate& y,
-                           const Eigen::VectorXd& uy) const {
+bool LemkeSolver::lex_less(const LexCandidate& x, const VectorView& ux, const LexCandidate& y,
+                           const VectorView& uy) const {
   int extra[2] = {x.is_z ? n_ : x.index, y.is_z ? n_ : y.index};
   if (extra[0] > extra[1]) std::swap(extra[0], extra[1]);
   int p = 0, e = 0;
@@ -392,7 +404,7 @@ bool LemkeSolver::refactor() {
   return s_.Ginv_.topLeftCorner(k, k).allFinite();
 }
 
-void LemkeSolver::extract(Eigen::VectorXd& z, double scale) const {
+void LemkeSolver::extract(Eigen::Ref<Eigen::VectorXd> z, double scale) const {
   z.setZero();
   for (int c = 0; c < k_; ++c)
     if (s_.cols_[c] < n_) z[s_.cols_[c]] = std::max(0.0, s_.xz_[c]) * scale * s_.eq_[s_.cols_[c]];
@@ -403,7 +415,7 @@ void LemkeSolver::extract(Eigen::VectorXd& z, double scale) const {
 // that S A S is exact.
 void LemkeSolver::equilibrate() {
   const int n = n_;
-  s_.eq_.setOnes(n);
+  s_.eq_.setOnes();
   const auto power_of_two = [](double x) { return std::exp2(std::round(std::log2(x))); };
   if (!equilibration_needed(s_.As_)) return;
   for (int i = 0; i < n; ++i)
@@ -423,12 +435,18 @@ void LemkeSolver::equilibrate() {
   s_.As_.array().rowwise() *= s_.eq_.transpose().array();
 }
 
-LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, double epsilon,
-                                     Eigen::VectorXd& z) {
+LemkeAttempt LemkeSolver::solve_once(const Eigen::Ref<const Eigen::MatrixXd>& A,
+                                     const Eigen::Ref<const Eigen::VectorXd>& q, double epsilon, Eigen::VectorXd& z) {
+  z.resize(q.size());
+  return solve_once(A, q, epsilon, Eigen::Ref<Eigen::VectorXd>(z));
+}
+
+LemkeAttempt LemkeSolver::solve_once(const Eigen::Ref<const Eigen::MatrixXd>& A,
+                                     const Eigen::Ref<const Eigen::VectorXd>& q, double epsilon,
+                                     Eigen::Ref<Eigen::VectorXd> z) {
   const int n = static_cast<int>(q.size());
   use_size(n);
   LemkeAttempt out;
-  z.resize(n);
   z.setZero();
   if (n == 0) return out;
   // max|A_ij| with NaN propagated: finite exactly when every entry is (one vectorised pass, also α below).
@@ -439,7 +457,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     return out;
   }
   if (q.minCoeff() >= 0) {                        // z = 0 solves (L1)
-    out.residual = lcp_residual(A, q, z, s_.w_, epsilon);
+    out.residual = residual_into(A, q, z, s_.w_, epsilon);
     return out;
   }
 
@@ -448,7 +466,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
   double alpha;
   if (epsilon == 0 && !equilibration_needed(A)) {
     // The plain attempt on comparable blocks (S = I): α is max|A_ij| already, and A_s = A/α one pass.
-    s_.eq_.setOnes(n);
+    s_.eq_.setOnes();
     alpha = a_max > 0 ? a_max : 1;
     s_.As_ = A / alpha;
   } else {
@@ -711,7 +729,7 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
     status = LemkeStatus::NumericalFailure;
   }
   out.pivots = pivots;
-  out.residual = lcp_residual(A, q, z, s_.w_, epsilon);
+  out.residual = residual_into(A, q, z, s_.w_, epsilon);
   // The certificate decides, not the way the pivoting ended: a run that stops on a ray (or the cap)
   // with z₀ ≈ 0 — rank-deficient data that are PSD only up to roundoff do that — may already hold
   // a z that meets (L6); and a run that ends with z₀ leaving may miss it.
@@ -721,7 +739,14 @@ LemkeAttempt LemkeSolver::solve_once(const Eigen::MatrixXd& A, const Eigen::Vect
   return out;
 }
 
-LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, Eigen::VectorXd& z) {
+LemkeResult LemkeSolver::solve(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               Eigen::VectorXd& z) {
+  z.resize(q.size());
+  return solve(A, q, Eigen::Ref<Eigen::VectorXd>(z));
+}
+
+LemkeResult LemkeSolver::solve(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                               Eigen::Ref<Eigen::VectorXd> z) {
   use_size(static_cast<int>(q.size()));
   LemkeResult result;
   const int budget = options_.pivot_budget;
@@ -737,10 +762,8 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
   result.budget_spent = budget > 0 && result.pivots >= budget;
 
   // (L7): keep the best iterate on the original problem, starting from z = 0.
-  const int n = static_cast<int>(q.size());
-  s_.best_z_.resize(n);
   s_.best_z_.setZero();
-  double best_residual = lcp_residual(A, q, s_.best_z_, s_.w_);
+  double best_residual = residual_into(A, q, s_.best_z_, s_.w_, 0);
   double best_epsilon = 0, best_relative = 0;
   if (result.residual < best_residual) { s_.best_z_ = z; best_residual = result.residual; }
 
@@ -764,7 +787,7 @@ LemkeResult LemkeSolver::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& 
       budget_left_ = 0;
       ++result.attempts;
       result.pivots += attempt.pivots;
-      const double residual = lcp_residual(A, q, z, s_.w_);
+      const double residual = residual_into(A, q, z, s_.w_, 0);
       if (attempt.status == LemkeStatus::Solved && residual <= options_.tolerance) {
         result.status = LemkeStatus::Solved;
         result.regularization = epsilon;

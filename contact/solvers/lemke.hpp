@@ -89,11 +89,14 @@
 //   scaled problem the covering vector e = 1 stands for S⁻¹1 in the original: another valid, positive
 //   covering vector (CPS §4.4), so the path (not the guarantee) differs from the unscaled one.
 //
-// No allocation once warm: every buffer is a member, kept per n met (Sized) up to kMaxParkedSize.
+// No allocation once warm: every buffer is a member, grow-only (Sized): a solve of any n up to the largest met
+// allocates nothing.
 #pragma once
 
 #include <Eigen/Dense>
 #include <vector>
+
+#include "contact/solvers/grow_only.hpp"
 
 namespace impetus {
 
@@ -150,20 +153,29 @@ struct LemkeResult {
 double lcp_certificate(const Eigen::VectorXd& q, const Eigen::VectorXd& z, const Eigen::VectorXd& w, double az_norm);
 
 /// ρ(z) of (L6) for LCP(q, A + εI); writes w = (A + εI) z + q. Non-finite z gives +∞.
-double lcp_residual(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, const Eigen::VectorXd& z,
-                    Eigen::VectorXd& w, double epsilon = 0);
+double lcp_residual(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::VectorXd& w, double epsilon = 0);
 
 class LemkeSolver {
  public:
   explicit LemkeSolver(LemkeOptions options = {}) : options_(options) {}
 
-  /// Solves (L1) with the Tikhonov retries of (L7). z (n) is always finite. Never throws.
-  LemkeResult solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, Eigen::VectorXd& z);
+  /// Solves (L1) with the Tikhonov retries of (L7). z (n) is always finite. Never throws. A and q may be
+  /// views (grow_only.hpp).
+  LemkeResult solve(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    Eigen::VectorXd& z);
+  /// The same into a z of size n already, which may be a view too: a caller whose problem size changes
+  /// then keeps no plain object per size.
+  LemkeResult solve(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                    Eigen::Ref<Eigen::VectorXd> z);
 
   /// One run of Lemke's method on LCP(q, A + εI), ε ≥ 0; the certificate is that of this problem.
   /// z (n) is the final iterate (on failure: the almost-complementary point where it stopped).
-  LemkeAttempt solve_once(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, double epsilon,
-                          Eigen::VectorXd& z);
+  LemkeAttempt solve_once(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                          double epsilon, Eigen::VectorXd& z);
+  /// The same into a z of size n already.
+  LemkeAttempt solve_once(const Eigen::Ref<const Eigen::MatrixXd>& A, const Eigen::Ref<const Eigen::VectorXd>& q,
+                          double epsilon, Eigen::Ref<Eigen::VectorXd> z);
 
   const LemkeOptions& options() const { return options_; }
   LemkeOptions& options() { return options_; }
@@ -176,24 +188,23 @@ class LemkeSolver {
 
   void reserve(int n);
   double a_entry(int i, int c) const { return c == n_ ? 1.0 : s_.As_(i, c); }   // A with e as column n
-  void basis_columns_times(const Eigen::VectorXd& x, bool magnitudes);
-  void basis_rows_magnitudes(const Eigen::VectorXd& x);
+  void basis_columns_times(const VectorView& x, bool magnitudes);
+  void basis_rows_magnitudes(const VectorView& x);
   void direction(Entering v);
   struct LexCandidate {
     bool is_z;    // z at column position `index`, or w_index
     int index;
     double d;     // its entry of d (> 0)
   };
-  void lex_prepare(const LexCandidate& x, Eigen::VectorXd& u) const;
-  double lex_entry(const LexCandidate& x, const Eigen::VectorXd& u, int j) const;
-  bool lex_less(const LexCandidate& x, const Eigen::VectorXd& ux, const LexCandidate& y,
-                const Eigen::VectorXd& uy) const;
+  void lex_prepare(const LexCandidate& x, VectorView& u) const;
+  double lex_entry(const LexCandidate& x, const VectorView& u, int j) const;
+  bool lex_less(const LexCandidate& x, const VectorView& ux, const LexCandidate& y, const VectorView& uy) const;
   void r_times_ginv(int i);
   bool refactor();
   void recompute_values();
   double basis_residual();
   void refine();
-  void extract(Eigen::VectorXd& z, double scale) const;
+  void extract(Eigen::Ref<Eigen::VectorXd> z, double scale) const;
   void equilibrate();
 
   LemkeOptions options_;
@@ -203,16 +214,18 @@ class LemkeSolver {
   bool sparse_ = false;         // A_s also held column-compressed below (mostly zeros)
   int k_ = 0;                   // |R| = |Z'|
 
-  // Buffers sized by n. An island whose contacts come and go (a trot's feet) meets a few sizes in turn, and
-  // Eigen reallocates at every change of size: the buffers of each size met (up to kMaxParkedSize, at most
-  // kMaxParked sizes) are kept, and a solve swaps in those of its n (use_size). A solve never reads what its
-  // buffers held before, so which set serves it does not change its result.
+  // Buffers sized by n, grow-only (contact/solvers/grow_only.hpp): each Eigen buffer is a view of n (or n×n)
+  // entries of storage at the largest n met, and the std::vectors keep their capacity. An island whose contacts
+  // come and go (a trot's feet) meets many sizes in turn, and a size first met once warm allocated a set of
+  // buffers of its own (issue 16); a view's arithmetic is that of a plain object of its size, and a solve never
+  // reads what its buffers held before, so the bits are those of fresh buffers. solve() and solve_once() point
+  // the views at this object's storage first (use_size), so a copied solver never reads through another's.
   struct Sized {
     int n = -1;
     // --- the scaled problem A_s = (A + εI)/α, q_s = q/β ---
-    Eigen::MatrixXd As_;          // (n×n)
-    Eigen::VectorXd qs_;          // (n)
-    Eigen::VectorXd eq_;          // (n) S of (L9), powers of two; ones when not equilibrated
+    MatrixView As_{nullptr, 0, 0};   // (n×n)
+    VectorView qs_{nullptr, 0};      // (n)
+    VectorView eq_{nullptr, 0};      // (n) S of (L9), powers of two; ones when not equilibrated
     std::vector<int> col_start_, row_index_;   // (n+1), (nnz)
     std::vector<double> value_;                // (nnz)
 
@@ -221,27 +234,30 @@ class LemkeSolver {
     std::vector<int> cols_;       // (k) z index of each column position of G; n is z₀
     std::vector<int> rpos_;       // (n) position of row i in rows_, −1 when w_i is basic
     std::vector<int> cpos_;       // (n+1) position of z_j in cols_, −1 when non-basic
-    Eigen::MatrixXd Ginv_;        // (n×n capacity) G⁻¹ in the top-left k×k; rows ↔ cols_, cols ↔ rows_
-    Eigen::VectorXd xw_;          // (n) values of the basic w's
-    Eigen::VectorXd xz_;          // (n) values of the basic z's, by column position
+    MatrixView Ginv_{nullptr, 0, 0};   // (n×n capacity) G⁻¹ in the top-left k×k; rows ↔ cols_, cols ↔ rows_
+    VectorView xw_{nullptr, 0};   // (n) values of the basic w's
+    VectorView xz_{nullptr, 0};   // (n) values of the basic z's, by column position
 
     // --- scratch ---
-    Eigen::VectorXd dz_, dw_;     // (n) d = B⁻¹·(entering column), split as in (L8)
-    Eigen::VectorXd dz_scale_, dw_scale_;   // (n) Σ|terms| of each entry of d
-    Eigen::VectorXd t_, u_, h_;   // (n)
-    Eigen::VectorXd lex_best_, lex_cand_;   // (n) A[i, Z'] of the w candidates being compared
+    VectorView dz_{nullptr, 0}, dw_{nullptr, 0};               // (n) d = B⁻¹·(entering column), split as in (L8)
+    VectorView dz_scale_{nullptr, 0}, dw_scale_{nullptr, 0};   // (n) Σ|terms| of each entry of d
+    VectorView t_{nullptr, 0}, u_{nullptr, 0}, h_{nullptr, 0};   // (n)
+    VectorView lex_best_{nullptr, 0}, lex_cand_{nullptr, 0};     // (n) A[i, Z'] of the w candidates being compared
     std::vector<int> sorted_rows_;          // (n) R in increasing order, for the lexicographic walk
     std::vector<LexCandidate> ties_;        // (≤ n+1) the tied candidates of (L5)
-    Eigen::MatrixXd Gbuf_;        // (n×n) refactorisation
-    Eigen::VectorXd gj_col_, gj_row_;
+    MatrixView Gbuf_{nullptr, 0, 0};        // (n×n) refactorisation
+    VectorView gj_col_{nullptr, 0}, gj_row_{nullptr, 0};
     std::vector<int> perm_;
-    Eigen::VectorXd w_, best_z_;  // (n) driver
+    VectorView w_{nullptr, 0}, best_z_{nullptr, 0};   // (n) driver
+
+    // The storage of the views above, in their order.
+    Eigen::VectorXd As_storage_, qs_storage_, eq_storage_, Ginv_storage_, xw_storage_, xz_storage_, dz_storage_,
+        dw_storage_, dz_scale_storage_, dw_scale_storage_, t_storage_, u_storage_, h_storage_, lex_best_storage_,
+        lex_cand_storage_, Gbuf_storage_, gj_col_storage_, gj_row_storage_, w_storage_, best_z_storage_;
   };
-  static constexpr int kMaxParkedSize = 256;     // 3 n² doubles: 1.5 MB
-  static constexpr std::size_t kMaxParked = 16;
+  /// Points every buffer at n (or n×n) entries, growing the storage past the largest n met.
   void use_size(int n);
   Sized s_;
-  std::vector<Sized> parked_;
 };
 
 }  // namespace impetus

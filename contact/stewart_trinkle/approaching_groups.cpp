@@ -113,11 +113,9 @@ bool ApproachingGroups::solve(const ContactProblem& problem, StewartTrinkleLcp& 
     restrict(lcp);
     if (sub.size > max_size || pivots_left <= 0) return false;
     assemble_stewart_trinkle_matrix(sub);
-    q_sub_parked.fit(q_sub, sub.size, 1);
-    z_sub_parked.fit(z_sub, sub.size, 1);
-    q_sub = sub.q;
+    grow(z_sub, z_sub_storage, sub.size);
     lemke.options().pivot_budget = pivots_left;
-    LemkeResult round = lemke.solve(sub.A, q_sub, z_sub);
+    LemkeResult round = lemke.solve(sub.A, sub.q, z_sub);
     pivots += round.pivots;
     pivots_left -= round.pivots;
     if (!round.solved()) return false;

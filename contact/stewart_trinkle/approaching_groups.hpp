@@ -43,10 +43,9 @@ struct ApproachingGroups {
   std::vector<int> block_of_group;   // (ng) friction block of each group of the whole LCP, −1 if none
   std::vector<char> columns;         // (rows of D) D's columns of G's unknowns and of the limits
   StewartTrinkleLcp sub;             // (ST6) restricted to G
-  Eigen::VectorXd q_sub, z_sub;     // the restricted LCP's q and Lemke's solution (Lemke takes VectorXd)
-  ParkedBySize<Eigen::VectorXd> q_sub_parked, z_sub_parked;   // at the other sizes met
-  VectorView Az{nullptr, 0}, w{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};   // grow-only (contact/solvers/grow_only.hpp)
-  Eigen::VectorXd Az_storage, w_storage, p_J_storage, Dp_storage;
+  // Grow-only (contact/solvers/grow_only.hpp): Lemke's solution of the restricted LCP, A z, w, p_J, D p_J.
+  VectorView z_sub{nullptr, 0}, Az{nullptr, 0}, w{nullptr, 0}, p_J{nullptr, 0}, Dp{nullptr, 0};
+  Eigen::VectorXd z_sub_storage, Az_storage, w_storage, p_J_storage, Dp_storage;
 
   /// (ST11) on `lcp` (assemble_stewart_trinkle_rows of `problem`). Returns true with z (of size lcp.size) a
   /// solution of the whole LCP, `result` Lemke's outcome of the last round with its pivots summed over

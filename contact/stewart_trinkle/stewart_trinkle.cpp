@@ -114,11 +114,9 @@ bool StewartTrinkleModel::solve_dense(const ContactProblem& problem, ContactResu
     } else {
       ws.lcp_.need_all_D();
       assemble_stewart_trinkle_matrix(ws.lcp_);
-      ws.q_lemke_parked_.fit(ws.q_lemke_, n, 1);
-      ws.z_lemke_parked_.fit(ws.z_lemke_, n, 1);
-      ws.q_lemke_ = ws.lcp_.q;
+      grow(ws.z_lemke_, ws.z_lemke_storage_, n);
       ws.lemke_.options().pivot_budget = pivots_left;
-      lemke = ws.lemke_.solve(ws.lcp_.A, ws.q_lemke_, ws.z_lemke_);
+      lemke = ws.lemke_.solve(ws.lcp_.A, ws.lcp_.q, ws.z_lemke_);
       if (!lemke.solved() && lemke.budget_spent && !by_groups) {
         fall_back(problem, result, ws,
                   "Lemke spent the pivot budget of " + std::to_string(budget) + " (" + std::to_string(n) +

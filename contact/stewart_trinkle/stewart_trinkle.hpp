@@ -212,8 +212,7 @@ struct StewartTrinkleLcp {
   std::vector<double> mu;                  // (nf) μ of each friction block
 
   Eigen::VectorXd cos_edge, sin_edge;      // (k) cos(2πj/k), sin(2πj/k)
-  Eigen::MatrixXd A;                       // (size×size); filled only when Lemke runs
-  ParkedBySize<Eigen::MatrixXd> A_parked;  // A at the other sizes met
+  MatrixView A{nullptr, 0, 0};             // (size×size); filled only when Lemke runs
   VectorView q{nullptr, 0};                // (size)
 
   const SparseRows* J = nullptr;           // [N; L; S; T] of the leaders ((3ng + nl)×nv), one of J_by_rows
@@ -226,7 +225,7 @@ struct StewartTrinkleLcp {
   VectorView Jv{nullptr, 0};               // J v*
 
   // --- storage of the views, and scratch ---
-  Eigen::VectorXd phi_storage, q_storage, D_storage, Jv_storage;
+  Eigen::VectorXd phi_storage, q_storage, D_storage, Jv_storage, A_storage;
   BySize<SparseRows> J_by_rows;            // an Eigen sparse matrix reallocates on a change of row count
   DelassusScratch delassus_scratch;        // of D = J W Jᵀ
   std::vector<double> size_N, size_S, size_T;   // (nc) row sizes, for the grouping (ST9)
@@ -312,8 +311,8 @@ class StewartTrinkleModel final : public ContactModel {
     // Grow-only scratch (contact/solvers/grow_only.hpp): LCP solution, [p_N; p_L; p_S; p_T], Jᵀ(·), W Jᵀ(·)
     VectorView z_{nullptr, 0}, p_J_{nullptr, 0}, impulse_{nullptr, 0}, dv_{nullptr, 0};
     Eigen::VectorXd z_storage_, p_J_storage_, impulse_storage_, dv_storage_;
-    Eigen::VectorXd q_lemke_, z_lemke_;        // the whole LCP's q and Lemke's solution (Lemke takes VectorXd)
-    ParkedBySize<Eigen::VectorXd> q_lemke_parked_, z_lemke_parked_;   // at the other sizes met
+    VectorView z_lemke_{nullptr, 0};           // Lemke's solution of the whole LCP, grow-only
+    Eigen::VectorXd z_lemke_storage_;
     std::unique_ptr<ContactWorkspace> fallback_;   // fallback_'s buffers (ST12)
   };
   /// z of (ST6) into ws.z_ and its outcome into `lemke`: sparse (ST13) above max_lemke_size, else the warm

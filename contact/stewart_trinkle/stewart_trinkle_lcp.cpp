@@ -266,9 +266,9 @@ void assemble_stewart_trinkle_matrix(StewartTrinkleLcp& lcp) {
   const MatrixView& D = lcp.D;
   const auto iS = [&](int g) { return nu + g; };
   const auto iT = [&](int g) { return nu + ng + g; };
-  lcp.A_parked.fit(lcp.A, n, n);
+  grow(lcp.A, lcp.A_storage, n, n);
   lcp.A.setZero();
-  Eigen::MatrixXd& A = lcp.A;
+  MatrixView& A = lcp.A;
   const Eigen::VectorXd& cs = lcp.cos_edge;
   const Eigen::VectorXd& sn = lcp.sin_edge;
 

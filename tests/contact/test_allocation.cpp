@@ -75,8 +75,8 @@ TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {
 }
 
 TEST(NoAllocation, LemkeAlternatingBetweenSizesOnceEachIsMet) {
-  // A trot's island alternates between a few LCP sizes as its feet land and lift: Lemke keeps its buffers
-  // per size met (lemke.hpp, Sized), so once each size has been solved a solve of any of them touches no heap.
+  // A trot's island alternates between a few LCP sizes as its feet land and lift: Lemke's buffers are grow-only
+  // (lemke.hpp, Sized), so once the largest has been solved a solve of any of them touches no heap.
   auto problem = [](int n) {
     Eigen::MatrixXd B(n, n);
     for (int i = 0; i < n; ++i)

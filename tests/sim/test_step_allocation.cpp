@@ -5,11 +5,13 @@
 // tests/contact/test_allocation.cpp holds single solves to zero.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <numeric>
 #include <random>
 
 #include "../allocation_counting.hpp"
 #include "contact/factory.hpp"
+#include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/inverse_dynamics/least_torque.hpp"
 #include "dynamics/kinematics.hpp"
@@ -112,14 +114,16 @@ class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase>
 /// where (a trace of each allocation's call stack after the warm-up); skipped only where they do allocate.
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
   // The trot changes which feet touch every few steps: buffers sized by the contacts are kept per size met
-  // (stewart_trinkle's Lemke and LCP, the problems and results, the selected rows, the sticking target's
-  // decompositions, ActuatedElimination's per (nv, na, nc), the ID's impulses, IdLcpCoulomb's LCP).
+  // (stewart_trinkle's stacked rows and the warm start's COD, the problems and results, the selected rows, the
+  // sticking target's decompositions, ActuatedElimination's per (nv, na, nc), the ID's impulses, IdLcpCoulomb's
+  // LCP).
   if (replay == "links_trot" && controller == "id_qp_coulomb")
-    return "measured 7 per step (147 in 20 steps, 2026-11-27 21:36 trace on AMD EPYC; 117 before the impulses' "
-           "fit parked every contact count below the most met, which this trot first reaches in the counted steps: "
-           "36 there): stewart_trinkle's Lemke in ApproachingGroups (26) and dense path's QR/COD and groups (11), "
-           "EffortLimits' problem copies per contact count and its solution copies (39), IdQp's per-shape scratch "
-           "(12), IdQp::stage_two's QR and undriven_impulse_kernel's (14)";
+    return "measured 5.9 per step (118 in 20 steps, 2026-11-28 00:22 trace on AMD EPYC; 147 before Lemke's buffers "
+           "were grow-only): the impulses' fit parking every contact count below the most met, which this trot first "
+           "reaches in the counted steps (36: the controller's solution and the effort limits' rounds), EffortLimits' "
+           "problem copies per contact count and its round solutions (40), stewart_trinkle's dense path: the warm "
+           "start's QR/COD per basis size and the stacked rows per row count (11), IdQp's per-shape scratch (14), "
+           "IdQp::stage_two's and undriven_impulse_kernel's QR per shape (15), the controller's parked p_N, p_S, p_T (2)";
   return "";
 }
 
@@ -230,6 +234,44 @@ TEST(ContactSetAllocation, PredictionMemoryAllocatesNothingOnceAsManyContactsWer
     for (const ContactKey& key : cp.keys) ASSERT_EQ(memory.p_N.at(key), pattern);
   }
   EXPECT_EQ(allocations, 0);
+}
+
+TEST(ContactSetAllocation, LemkeAllocatesNothingBelowTheLargestSizeMet) {
+  // The restricted LCPs of stewart_trinkle's (ST11) and id_qp's Stage I change size with the contacts held:
+  // once Lemke has solved its largest, every smaller size, in any order, is solved in its buffers, and gives
+  // the bits of a fresh solver. Monotone LCPs (A = B Bᵀ + ½I, q of mixed signs): Lemke pivots on each.
+  constexpr int most = 40;
+  auto lcp = [](int n, Eigen::MatrixXd& A, Eigen::VectorXd& q) {
+    Eigen::MatrixXd B(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) B(i, j) = std::cos(1.0 + 0.7 * i + 1.3 * j + n);
+    A = B * B.transpose();
+    A.diagonal().array() += 0.5;
+    q.resize(n);
+    for (int i = 0; i < n; ++i) q[i] = std::sin(2.0 * i + n);
+  };
+  LemkeSolver lemke;
+  Eigen::MatrixXd A;
+  Eigen::VectorXd q, z_storage(most);
+  lcp(most, A, q);
+  ASSERT_TRUE(lemke.solve(A, q, z_storage).solved());
+  long allocations = 0;
+  int pivoted = 0;
+  for (int n : {7, 31, 1, 40, 12, 25, 3, 39, 18, 2, 33, 9, 26, 5}) {
+    lcp(n, A, q);
+    VectorView z(z_storage.data(), n);
+    LemkeResult result;
+    allocations += test::allocations_in([&] { result = lemke.solve(A, q, z); });
+    LemkeSolver fresh;
+    Eigen::VectorXd z_fresh;
+    const LemkeResult fresh_result = fresh.solve(A, q, z_fresh);
+    ASSERT_TRUE(result.solved()) << "n " << n;
+    ASSERT_EQ(result.pivots, fresh_result.pivots) << "n " << n;
+    ASSERT_TRUE((z.array() == z_fresh.array()).all()) << "n " << n;
+    pivoted += result.pivots > 1;
+  }
+  EXPECT_EQ(allocations, 0);
+  EXPECT_GT(pivoted, 10);   // the solves pivoted (q ≥ 0 would return z = 0 untouched)
 }
 
 TEST(ContactSetAllocation, ImpulsesFitEveryContactCountBelowTheMostMet) {
