@@ -297,6 +297,15 @@ TEST(MaxDissipationModel, RowsThatCannotBindAreLeftOutWithoutChangingTheSolution
   }
 }
 
+/// `problem` solved by the whole phase II and by phase II screened on every island (MD16), in that order.
+std::pair<ContactResult, ContactResult> solve_whole_and_screened(const ContactProblem& problem) {
+  MaxDissipationOptions whole, screened;
+  whole.screen_contacts_above = -1;
+  screened.screen_contacts_above = 0;
+  MaxDissipationModel whole_model(whole), screening_model(screened);
+  return {solve(whole_model, problem), solve(screening_model, problem)};
+}
+
 TEST(MaxDissipationModel, ScreenedContactsGiveTheWholeProgramsAnswer) {
   // (MD16) on moving piles with gaps of up to 2 cm, every island screened (screen_contacts_above = 0): phase II starts
   // from the contacts phase I leaves near binding, and its answer is the whole program's, every row met.
@@ -304,11 +313,7 @@ TEST(MaxDissipationModel, ScreenedContactsGiveTheWholeProgramsAnswer) {
   for (unsigned seed = 1; seed <= 6; ++seed) {
     Pile pile(3, 2, 0.5, seed, false, /*speed=*/0.3, /*gap=*/0.02);
     const ContactProblem& P = *pile.problem;
-    MaxDissipationOptions whole_options, screened_options;
-    whole_options.screen_contacts_above = -1;
-    screened_options.screen_contacts_above = 0;
-    MaxDissipationModel whole(whole_options), screening(screened_options);
-    const ContactResult rw = solve(whole, P), rs = solve(screening, P);
+    const auto [rw, rs] = solve_whole_and_screened(P);
     ASSERT_EQ(rw.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << rw.stats.message;
     ASSERT_EQ(rs.stats.status, SolveStatus::Solved) << "seed " << seed << ": " << rs.stats.message;
     const MaxDissipationReport& rep = rs.report_as<MaxDissipationReport>();
@@ -335,11 +340,7 @@ TEST(MaxDissipationModel, AContactLeftOutWhoseFrictionWouldDissipateMoreIsPutBac
   b.contact(Eigen::RowVector3d(0, 0, 1), Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), 0, 0);
   b.contact(Eigen::RowVector3d(0, 0, 1), Eigen::RowVector3d(1, 0, 0), Eigen::RowVector3d(0, 1, 0), 1e-4, mu);
   const ContactProblem& P = b.build(Eigen::Vector3d(1, 0, 0), Eigen::Vector3d(1, 0, -kGravity * dt));
-  MaxDissipationOptions whole_options, screened_options;
-  whole_options.screen_contacts_above = -1;
-  screened_options.screen_contacts_above = 0;
-  MaxDissipationModel whole(whole_options), screening(screened_options);
-  const ContactResult rw = solve(whole, P), rs = solve(screening, P);
+  const auto [rw, rs] = solve_whole_and_screened(P);
   ASSERT_EQ(rw.stats.status, SolveStatus::Solved) << rw.stats.message;
   ASSERT_EQ(rs.stats.status, SolveStatus::Solved) << rs.stats.message;
   EXPECT_NEAR(rw.v_plus[0], 1 - mu * kGravity * dt, kSolution);
@@ -348,8 +349,8 @@ TEST(MaxDissipationModel, AContactLeftOutWhoseFrictionWouldDissipateMoreIsPutBac
 }
 
 TEST(MaxDissipationModel, AContactLeftOutWhoseRowFrictionWouldCloseIsPutBack) {
-  // (MD16), the rows' test. A point mass A (1 kg) slides at 1 m/s on a light point mass B (0.1 kg) that rests on frictionless ground,
-  // 10 µm from a wall ahead. Phase I (frictionless) leaves B at rest, the wall's row slack by φ/dt = 0.01 m/s > τ =
+  // (MD16), the rows' test. A point mass A (1 kg) slides at 1 m/s on a light point mass B (0.1 kg) that rests on
+  // frictionless ground, 10 µm from a wall ahead. Phase I (frictionless) leaves B at rest, the wall's row slack by φ/dt = 0.01 m/s > τ =
   // ¼ g dt, so the screen leaves the wall's contact out; phase II's friction on B (up to μ g dt m_A / m_B = 0.05 m/s)
   // would close it. The verification finds the violated row, puts the contact back and solves again: B ends at the
   // wall's 0.01 m/s, as in the whole program.
@@ -373,11 +374,7 @@ TEST(MaxDissipationModel, AContactLeftOutWhoseRowFrictionWouldCloseIsPutBack) {
   v << 1, 0, 0, 0, 0, 0;
   v_star << 1, 0, -kGravity * dt, 0, 0, -kGravity * dt;
   const ContactProblem& P = b.build(v, v_star);
-  MaxDissipationOptions whole_options, screened_options;
-  whole_options.screen_contacts_above = -1;
-  screened_options.screen_contacts_above = 0;
-  MaxDissipationModel whole(whole_options), screening(screened_options);
-  const ContactResult rw = solve(whole, P), rs = solve(screening, P);
+  const auto [rw, rs] = solve_whole_and_screened(P);
   ASSERT_EQ(rw.stats.status, SolveStatus::Solved) << rw.stats.message;
   ASSERT_EQ(rs.stats.status, SolveStatus::Solved) << rs.stats.message;
   const MaxDissipationReport& rep = rs.report_as<MaxDissipationReport>();
