@@ -143,19 +143,18 @@
 //   N_i v⁺ + φ_i/dt ≥ 0                       (its row holds: the point is feasible for the whole program)
 //   g_N ≥ μ_i‖(g_S, g_T)‖,  g = −J_i y + e_N z_κ   (its impulse could not lower the objective: g ∈ the dual cone)
 // — then the point with p_i = 0, z_R,i = 0 and the cone multiplier z_i = diag(μ_i,1,1)⁻¹g ∈ Q³ meets every condition
-// of (IP1) for the whole program, which is convex, so it is the optimum. (y = −v⁺ + M⁻¹Rᵀz_R is the velocity the
-// rows leave; g_N is the separating speed plus the budget's price, g_t the slip: a contact whose friction would buy
-// more dissipation than its normal impulse costs fails the test.) Both are checked to the interior point's tolerance
-// (tolerance · v̄); a contact failing either is put in 𝒦 and phase II solved again. 𝒦 starts as the contacts whose
-// row phase I's answer leaves within τ of binding,
+// of (IP1) for the whole program, which is convex, so it is the optimum. (−y = v⁺ − M⁻¹Rᵀz_R: where no row binds,
+// −J_i y is the contact's relative velocity, so g_N is its separating speed plus the budget's price and g_t its slip:
+// a contact whose friction would buy more dissipation than its normal impulse costs fails the test.) Both are
+// checked to the interior point's tolerance (tolerance · v̄); a contact failing either is put in 𝒦 and phase II solved
+// again. 𝒦 starts as the contacts whose row phase I's answer leaves within τ of binding,
 //   N_i v⁺_I + φ_i/dt ≤ τ,   τ = ¼‖v⁺_I − v*‖∞,
 // a quarter of the largest change phase I made to a velocity (friction moves v⁺ on the scale of what the contact
 // impulses did): a resting pile keeps every loaded contact, an impact its near ones. When 𝒦 is more than half the
 // island, or becomes so by the contacts put back, or after kScreenRounds screened solves, the whole program is solved
-// (the screen saves less than a second solve costs). The
-// screen only chooses the work; the answer is phase II's either way. It applies to the Coulomb cone (the pyramid's
-// and the viscous set's dual sets differ) on islands of more than screen_contacts_above contacts, where a second
-// solve is cheaper than the fill it may save.
+// (the screen saves less than a second solve costs). The screen only chooses the work; the answer is phase II's
+// either way. It applies to the Coulomb cone (the pyramid's and the viscous set's dual sets differ) on islands of more
+// than screen_contacts_above contacts, where a second solve is cheaper than the fill it may save.
 #pragma once
 
 #include <memory>
