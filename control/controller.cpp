@@ -136,7 +136,7 @@ void Controller::restore(const ControllerMemory& memory) {
 }
 
 void Controller::compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem,
-                         ControlCall& call) {
+                         ContactProblem* contact, ControlCall& call) {
   const auto start = std::chrono::steady_clock::now();
   const Eigen::VectorXd& q = measured.q;
   const Eigen::VectorXd& qd = measured.qd;
@@ -170,7 +170,7 @@ void Controller::compute(double t, double dt, const Measurement& measured, Inver
     else if (settings_.type == "id_qp_noslip")
       make_contacts_consistent(*problem, problem->qd_des, sticking_);
     call.qd_target = problem->qd_des;
-    effort_limits_.solve(*solver_, *problem, solution_);
+    effort_limits_.solve(*solver_, *problem, *contact, solution_);
     call.stats = solution_.stats;
     call.fallbacks = solution_.fallbacks;
     call_p_N_parked_.fit(call.p_N, solution_.p_N.size(), 1);

@@ -81,8 +81,10 @@ class Controller {
   /// links are read by a closed-loop source only). `problem`: the island's ID problem for the ID variants
   /// (its qd_des is set here; with a source, made consistent with its contacts sticking:
   /// sticking_target.hpp; its effort limits are honoured inside the ID: effort_limits.hpp), null for pid.
-  /// Never throws.
-  void compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem, ControlCall& call);
+  /// `contact`: *problem->contact, writable (the effort limits' re-solves lend it their v* and give it back),
+  /// null with `problem`. Never throws.
+  void compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem, ContactProblem* contact,
+               ControlCall& call);
   /// The ID solver (null for pid), for tests.
   InverseDynamicsSolver* solver() { return solver_.get(); }
   ControllerMemory memory() const;

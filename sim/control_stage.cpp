@@ -146,10 +146,11 @@ ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), 
   }
 }
 
-void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem) {
+ContactProblem& ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory& sensed,
+                                            InverseDynamicsProblem& problem) {
   const MultibodyModel& mb = model_.multibody;
   const Tree& tree = mb.trees[slot.spec->tree];
-  const ContactProblem* cp = nullptr;
+  ContactProblem* cp = nullptr;
   int offset = 0;
   for (std::size_t k = 0; k < scratch_.islands.size() && !cp; ++k) {
     const Island& island = scratch_.islands[k];
@@ -204,6 +205,7 @@ void ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory
         problem.sensed[2 * cp->nc + r] = (*it).second[2];
       }
   }
+  return *cp;
 }
 
 ControlMemory ControlStage::memory() const {
@@ -265,6 +267,7 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
         qd_[a] = state.v[slot.v_index[a]];
       }
       InverseDynamicsProblem* id = nullptr;
+      ContactProblem* contact = nullptr;
       if (slot.controller.needs_problem()) {
         if (!prediction_built) {   // what stages 4 and 5 will see, without the controllers' τ
           forward_kinematics(model_.multibody, scratch_.multibody, state.q, state.v);
@@ -273,13 +276,13 @@ void ControlStage::run(const State& state, const ContactSet& contacts, const Imp
           assemble_contact_problems(model_, state, dt_, applied, scratch_, Compliance::Rigid);
           prediction_built = true;
         }
-        build_problem(slot, state.t, settings.sensed_lag == 2 ? applied_before_ : applied, problem_);
+        contact = &build_problem(slot, state.t, settings.sensed_lag == 2 ? applied_before_ : applied, problem_);
         id = &problem_;
       }
       const Eigen::Isometry3d X_WB = base_pose(model_.multibody, slot.spec->tree, state.q);
       const bool measures_contacts = id && slot.spec->source;
       slot.controller.compute(state.t, dt_, Measurement{q_, qd_, X_WB, measures_contacts ? &touching_ : nullptr}, id,
-                              record.call);
+                              contact, record.call);
       const bool failed = record.call.stats.status == SolveStatus::Failed;
       record.status = failed ? "failed" : record.call.stats.status == SolveStatus::Fallback ? "fallback" : "ok";
       // A failed call's impulses are no prediction (a Lemke ray's iterate reached 8e7 N on arm7_grasp):

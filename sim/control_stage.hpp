@@ -88,7 +88,8 @@ class ControlStage {
     bool has_tau = false;
     PendingTorques pending;
   };
-  void build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
+  /// The slot's ID problem into `problem`; returns its contact problem (one of this stage's, writable).
+  ContactProblem& build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
 
   const WorldModel& model_;
   double dt_;

@@ -2,18 +2,18 @@
 #include "control/inverse_dynamics/effort_limits.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
 
-#include "contact/problem_copy.hpp"
-
 namespace impetus {
 
-void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem) {
+void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem,
+                               ContactProblem& contact) {
   // (EL1): the held joints' impulses into v*, the free joints driven.
-  const ContactProblem& cp = *problem.contact;
+  const ContactProblem& cp = contact;
   const int na = static_cast<int>(problem.actuated.size());
   impulse_.setZero(cp.nv);
   reduced_.actuated.clear();
@@ -34,15 +34,18 @@ void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynam
     }
   }
   cp.solve_M(impulse_, shift_);
-  contact_->v_star = cp.v_star + shift_;
+  v_star_ = cp.v_star + shift_;
+  contact.v_star.swap(v_star_);   // lent for the solve: the solver reads v* of (EL1)
   reduced_.qd_des.swap(qd_des);
   round_ = &round_by_size_(free);   // its τ (|ℱ|) sized once per |ℱ|
   solver.solve(reduced_, *round_);
   reduced_.qd_des.swap(qd_des);
+  contact.v_star.swap(v_star_);   // the caller's v*, the same vector it lent
 }
 
-void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem,
+void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, ContactProblem& contact,
                          InverseDynamicsSolution& solution) {
+  assert(problem.contact == &contact);
   solver.solve(problem, solution);
   const int na = static_cast<int>(problem.actuated.size());
   solution.saturated.setZero(na);
@@ -57,11 +60,7 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
   }
   if (!over) return;   // within the limits: the plain solve, bit for bit
 
-  // The copy kept per contact count: the trot's feet change it, and a sparse copy to another row count
-  // reallocates.
-  contact_ = &contact_by_count_(problem.contact->nc);
-  copy_problem(*problem.contact, *contact_);
-  reduced_.contact = contact_;
+  reduced_.contact = &contact;
   if (static_cast<int>(qd_des_by_size_.size()) < na + 1) qd_des_by_size_.resize(na + 1);
   reduced_.sensed = problem.sensed;
   reduced_.effort.resize(0);
@@ -109,7 +108,7 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
       break;
     }
     seen_.insert(seen_.end(), state_.data(), state_.data() + na);
-    solve_round(solver, problem);
+    solve_round(solver, problem, contact);
     ++rounds;
     iterations += round_->stats.iterations;
     fallbacks += round_->fallbacks;

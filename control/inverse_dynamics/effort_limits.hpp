@@ -44,14 +44,19 @@ class EffortLimits {
   /// `solver` on `problem` under problem.effort (empty: no limit; see the header). solution.saturated
   /// (na): +1 / −1 for a joint held at its upper / lower limit, 0 for a driven one; solution.tau holds
   /// exactly ±effort·Δt there. Statistics: the last solve's status and message, iterations and fallbacks
-  /// summed over the solves, solution.effort_rounds the number of solves.
-  void solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution);
+  /// summed over the solves, solution.effort_rounds the number of solves. `contact` is *problem.contact,
+  /// writable: each re-solve lends it the v* of (EL1) and gives the caller's v* back (the same object), so
+  /// no copy of the problem is made.
+  void solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, ContactProblem& contact,
+             InverseDynamicsSolution& solution);
 
  private:
-  void solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem);
+  void solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, ContactProblem& contact);
 
-  BySize<ContactProblem> contact_by_count_;   // problem.contact with v* of (EL1), one per contact count met
-  ContactProblem* contact_ = nullptr;         // this call's
+  // The re-solves' problem is problem.contact with v* of (EL1) swapped in (v_star_) and out again, not a copy:
+  // a copy of its sparse rows to another contact count reallocates, and one copy kept per count met allocated
+  // whenever the trot's feet first made a count once warm (issue 16).
+  Eigen::VectorXd v_star_;                 // (nv) v* of (EL1) during a re-solve; the caller's v* between them
   std::vector<Eigen::VectorXd> qd_des_by_size_;   // q̇_des,ℱ, one per |ℱ| (0…na)
   InverseDynamicsProblem reduced_;         // P_ℱ, q̇_des,ℱ
   BySize<InverseDynamicsSolution> round_by_size_;   // the solves over ℱ, one per |ℱ| met

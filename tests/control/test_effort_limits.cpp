@@ -33,7 +33,7 @@ TEST_P(LimitedVariant, LegAboveItsLimitGetsTheLimitAndTheTwinsImpulses) {
     auto solver = twin.make();
     EffortLimits limits;
     InverseDynamicsSolution s;
-    limits.solve(*solver, leg.id, s);
+    limits.solve(*solver, leg.id, leg.problem, s);
     ASSERT_NE(s.stats.status, SolveStatus::Failed) << s.stats.message;
     ASSERT_EQ(s.saturated.size(), 1);
     EXPECT_EQ(s.saturated[0], 1);
@@ -63,7 +63,7 @@ TEST_P(LimitedVariant, WithinItsLimitIsThePlainSolveToTheBit) {
       auto solver = twin.make();
       EffortLimits limits;
       InverseDynamicsSolution s;
-      limits.solve(*solver, leg.id, s);
+      limits.solve(*solver, leg.id, leg.problem, s);
       EXPECT_EQ(s.effort_rounds, 1);
       EXPECT_EQ(s.saturated, Eigen::VectorXi::Zero(1));
       EXPECT_EQ(s.tau, plain.tau);
@@ -90,7 +90,7 @@ TEST(EffortLimits, SensedImpulsesAboveTheLimitKeepTheSensedImpulses) {
   IdSensed sensed;
   EffortLimits limits;
   InverseDynamicsSolution s;
-  limits.solve(sensed, leg.id, s);
+  limits.solve(sensed, leg.id, leg.problem, s);
   EXPECT_EQ(s.saturated[0], 1);
   EXPECT_EQ(s.tau[0], 30.0 * kDt);
   EXPECT_EQ(s.p_N[0], p_N);
@@ -189,7 +189,7 @@ TEST(EffortLimits, WithoutContactTheHeldJointsAreTheBoxQpsOptimum) {
     for (int a = 0; a < 3; ++a) chain.id.effort[a] = fraction(random) * std::abs(unlimited.tau[a]) / kDt;
     EffortLimits limits;
     InverseDynamicsSolution s;
-    limits.solve(solver, chain.id, s);
+    limits.solve(solver, chain.id, chain.problem, s);
     ASSERT_EQ(s.stats.status, SolveStatus::Solved) << s.stats.message;
     Eigen::VectorXd tau;
     Eigen::VectorXi held;

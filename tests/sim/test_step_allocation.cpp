@@ -12,6 +12,7 @@
 #include "../allocation_counting.hpp"
 #include "contact/factory.hpp"
 #include "contact/solvers/lemke.hpp"
+#include "control/inverse_dynamics/effort_limits.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
 #include "control/inverse_dynamics/least_torque.hpp"
 #include "dynamics/kinematics.hpp"
@@ -118,12 +119,13 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
   // sticking target's decompositions, ActuatedElimination's per (nv, na, nc), the ID's impulses, IdLcpCoulomb's
   // LCP).
   if (replay == "links_trot" && controller == "id_qp_coulomb")
-    return "measured 5.9 per step (118 in 20 steps, 2026-11-28 00:22 trace on AMD EPYC; 147 before Lemke's buffers "
-           "were grow-only): the impulses' fit parking every contact count below the most met, which this trot first "
-           "reaches in the counted steps (36: the controller's solution and the effort limits' rounds), EffortLimits' "
-           "problem copies per contact count and its round solutions (40), stewart_trinkle's dense path: the warm "
-           "start's QR/COD per basis size and the stacked rows per row count (11), IdQp's per-shape scratch (14), "
-           "IdQp::stage_two's and undriven_impulse_kernel's QR per shape (15), the controller's parked p_N, p_S, p_T (2)";
+    return "measured 4.65 per step (93 in 20 steps, 2026-11-28 03:58 trace on AMD EPYC; 118 before the effort limits' "
+           "re-solves lent v* to the caller's problem instead of a copy per contact count): the impulses' fit parking "
+           "every contact count below the most met, which this trot first reaches in the counted steps (36: the "
+           "controller's solution and the effort limits' rounds), EffortLimits' kept round and round solutions per "
+           "|free joints| (15), stewart_trinkle's dense path: the warm start's QR/COD per basis size and the stacked "
+           "rows per row count (11), IdQp's per-shape scratch (14), IdQp::stage_two's and undriven_impulse_kernel's QR "
+           "per shape (15), the controller's parked p_N, p_S, p_T (2)";
   return "";
 }
 
@@ -283,6 +285,88 @@ TEST(ContactSetAllocation, ImpulsesFitEveryContactCountBelowTheMostMet) {
     ASSERT_EQ(solution.p_N.size(), nc);
     ASSERT_EQ(solution.p_S.size(), nc);
     ASSERT_EQ(solution.p_T.size(), nc);
+  }
+  EXPECT_EQ(allocations, 0);
+}
+
+// An ID variant whose every τ exceeds its limit, for the effort limits' re-solves: τ_a = 2 τ̄_a whatever the
+// problem, v⁺ = v* and p = [N v*; S v*; T v*] of the problem it is given (the v* of EL1 in a re-solve), so
+// each round holds one more joint, down to every one held.
+class OverTheLimit final : public InverseDynamicsSolver {
+ public:
+  explicit OverTheLimit(double bound) : bound_(bound) {}
+  std::string_view name() const override { return "over_the_limit"; }
+  void solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution& solution) override {
+    const ContactProblem& cp = *problem.contact;
+    solution.stats = {};
+    solution.fallbacks = 0;
+    solution.tau.setConstant(static_cast<Eigen::Index>(problem.actuated.size()), 2 * bound_);
+    solution.v_plus = cp.v_star;
+    solution.fit_impulses(cp.nc);
+    solution.p_N.noalias() = cp.N * cp.v_star;
+    solution.p_S.noalias() = cp.S * cp.v_star;
+    solution.p_T.noalias() = cp.T * cp.v_star;
+  }
+
+ private:
+  double bound_;
+};
+
+TEST(ContactSetAllocation, EffortLimitsReSolveEveryContactCountWithoutACopy) {
+  // The re-solves' problem is the caller's with v* of (EL1) lent to it: once the limits have re-solved the
+  // most contacts (every driven set met), any contact count in any order allocates nothing in EffortLimits,
+  // each gives the bits of a fresh EffortLimits, and the caller's v* comes back as it was.
+  constexpr int nv = 8, most = 8;
+  constexpr double dt = 1e-3, effort = 5, bound = effort * dt;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  Eigen::MatrixXd A = Eigen::MatrixXd::NullaryExpr(nv, nv, [&] { return uniform(random); });
+  const Eigen::MatrixXd M = A * A.transpose() + Eigen::MatrixXd::Identity(nv, nv);
+  const Eigen::LLT<Eigen::MatrixXd> M_llt(M);
+  ContactProblem cp;
+  cp.dt = dt;
+  cp.nv = nv;
+  cp.systems = {SystemBlock{0, nv, &M, &M_llt}};
+  cp.v = Eigen::VectorXd::Zero(nv);
+  cp.v_star = Eigen::VectorXd::NullaryExpr(nv, [&] { return uniform(random); });
+  auto contacts = [&](int nc) {   // nc rows of N, S, T, each over three coordinates
+    cp.nc = nc;
+    for (SparseRows* X : {&cp.N, &cp.S, &cp.T}) {
+      X->resize(nc, nv);
+      for (int r = 0; r < nc; ++r)
+        for (int k = 0; k < 3; ++k) X->insert(r, (r + 3 * k) % nv) = uniform(random);
+      X->makeCompressed();
+    }
+  };
+  InverseDynamicsProblem problem;
+  problem.contact = &cp;
+  problem.actuated = {2, 3, 4, 5, 6, 7};
+  problem.qd_des = Eigen::VectorXd::Constant(6, 1e3);   // out of reach: a held joint never returns
+  problem.effort = Eigen::VectorXd::Constant(6, effort);
+  OverTheLimit solver(bound);
+  EffortLimits limits;
+  InverseDynamicsSolution solution;
+  contacts(most);
+  limits.solve(solver, problem, cp, solution);
+  ASSERT_EQ(solution.effort_rounds, 7);   // every driven set from none held to all six
+  long allocations = 0;
+  for (int nc : {3, 0, 7, 1, 5, 2, 6, 4, 8, 1}) {
+    contacts(nc);
+    const Eigen::VectorXd v_star = cp.v_star;
+    allocations += test::allocations_in([&] { limits.solve(solver, problem, cp, solution); });
+    ASSERT_TRUE((cp.v_star.array() == v_star.array()).all()) << "nc " << nc;
+    EffortLimits fresh_limits;
+    OverTheLimit fresh_solver(bound);
+    InverseDynamicsSolution fresh;
+    fresh_limits.solve(fresh_solver, problem, cp, fresh);
+    ASSERT_EQ(solution.effort_rounds, 7) << "nc " << nc;
+    ASSERT_EQ(solution.tau, fresh.tau) << "nc " << nc;
+    ASSERT_EQ(solution.saturated, fresh.saturated) << "nc " << nc;
+    ASSERT_EQ(solution.v_plus, fresh.v_plus) << "nc " << nc;
+    ASSERT_EQ(solution.p_N, fresh.p_N) << "nc " << nc;
+    ASSERT_EQ(solution.p_S, fresh.p_S) << "nc " << nc;
+    ASSERT_EQ(solution.p_T, fresh.p_T) << "nc " << nc;
+    ASSERT_NE(solution.v_plus, v_star) << "nc " << nc;   // the last round's v⁺ is (EL1)'s v*, not the caller's
   }
   EXPECT_EQ(allocations, 0);
 }
