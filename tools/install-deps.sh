@@ -8,6 +8,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libqhull-dev libcpp-httplib-dev libassimp-dev
   python3                                   # tools/identity/check.py, the behaviour-identity check
   libtomlplusplus-dev parallel   # batch manifests; GNU parallel runs --emit parallel in the tests
+  libmetis-dev                   # nested dissection for the interior point's large factorizations
   clang libclang-rt-dev          # libFuzzer and the sanitizers of tools/fuzz.sh
 )
 # Slurm (munge, slurmctld, slurmd) for tools/slurm-local.sh, the end-to-end test of `--emit slurm`;

@@ -1,6 +1,8 @@
 // Supernodal multifrontal LDLᵀ with dynamic regularization (quasidefinite_ldlt.hpp, QD1).
 #include "contact/solvers/quasidefinite_ldlt.hpp"
 
+#include "contact/solvers/nested_dissection.hpp"
+
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
@@ -22,6 +24,121 @@ struct Relaxation {
   double zeros;
 };
 constexpr Relaxation kRelax[] = {{4, 1.0}, {16, 0.8}, {48, 0.1}, {1 << 30, 0.05}};
+
+/// Minimum degree's elimination cost above which nested dissection is tried too: below it a factor
+/// takes a few milliseconds, and METIS's separators would not be repaid over an interior point's
+/// factorizations.
+constexpr double kTryNestedDissectionAbove = 1e7;
+
+using Pattern = Eigen::SparseMatrix<double>;
+
+/// Upper triangle by columns of P K Pᵀ (rows < column) for the order `p` (new index of each old index).
+void upper_triangle(const Pattern& K, const std::vector<int>& p, std::vector<int>& up_p, std::vector<int>& up_i) {
+  const int n = static_cast<int>(K.rows());
+  up_p.assign(n + 1, 0);
+  for (int j = 0; j < n; ++j)
+    for (Pattern::InnerIterator it(K, j); it; ++it)
+      if (it.row() > j) ++up_p[std::max(p[it.row()], p[j]) + 1];
+  for (int j = 0; j < n; ++j) up_p[j + 1] += up_p[j];
+  up_i.resize(up_p[n]);
+  std::vector<int> next(up_p.begin(), up_p.end() - 1);
+  for (int j = 0; j < n; ++j)
+    for (Pattern::InnerIterator it(K, j); it; ++it)
+      if (it.row() > j) {
+        const int a = p[it.row()], b = p[j];
+        up_i[next[std::max(a, b)]++] = std::min(a, b);
+      }
+}
+
+/// Elimination tree of that triangle (Liu's algorithm with path compression); −1 for a root.
+void elimination_tree(const std::vector<int>& up_p, const std::vector<int>& up_i, std::vector<int>& parent) {
+  const int n = static_cast<int>(up_p.size()) - 1;
+  std::vector<int> ancestor(n);
+  parent.resize(n);
+  for (int k = 0; k < n; ++k) {
+    parent[k] = ancestor[k] = -1;
+    for (int q = up_p[k]; q < up_p[k + 1]; ++q)
+      for (int i = up_i[q]; i != -1 && i < k;) {
+        const int next = ancestor[i];
+        ancestor[i] = k;
+        if (next == -1) parent[i] = k;
+        i = next;
+      }
+  }
+}
+
+/// Column counts of L below the diagonal, from the triangle and its tree (each row's subtree walk).
+void column_counts(const std::vector<int>& up_p, const std::vector<int>& up_i, const std::vector<int>& parent,
+                   std::vector<int>& count) {
+  const int n = static_cast<int>(parent.size());
+  std::vector<int> flag(n, -1);
+  count.assign(n, 0);
+  for (int k = 0; k < n; ++k) {
+    flag[k] = k;
+    for (int q = up_p[k]; q < up_p[k + 1]; ++q)
+      for (int i = up_i[q]; flag[i] != k; i = parent[i]) {
+        ++count[i];
+        flag[i] = k;
+      }
+  }
+}
+
+/// New index of each old index, from the old indices in elimination order.
+std::vector<int> inverse(const std::vector<int>& eliminated) {
+  std::vector<int> perm(eliminated.size());
+  for (std::size_t k = 0; k < eliminated.size(); ++k) perm[eliminated[k]] = static_cast<int>(k);
+  return perm;
+}
+
+/// Old indices in elimination order by approximate minimum degree (Eigen's AMD) of K + Kᵀ without the
+/// `last` rows, which follow at the end.
+std::vector<int> minimum_degree_order(const Pattern& K, const std::vector<char>& last) {
+  const int n = static_cast<int>(K.rows());
+  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order;
+  Eigen::AMDOrdering<int> amd;
+  const bool any_last = std::find(last.begin(), last.end(), 1) != last.end();
+  if (!any_last) {
+    amd(K.selfadjointView<Eigen::Lower>(), order);
+  } else {
+    Pattern pruned = K;
+    pruned.prune([&](int i, int j, double) { return !last[i] && !last[j]; });
+    amd(pruned.selfadjointView<Eigen::Lower>(), order);
+  }
+  std::vector<int> eliminated;
+  eliminated.reserve(n);
+  for (int k = 0; k < n; ++k)
+    if (!any_last || !last[order.indices()[k]]) eliminated.push_back(order.indices()[k]);
+  if (any_last)
+    for (int i = 0; i < n; ++i)
+      if (last[i]) eliminated.push_back(i);
+  return eliminated;
+}
+
+/// Multiply–adds of the LDLᵀ of K eliminated in this order, Σ_j c_j(c_j + 1)/2 over L's column counts
+/// c_j: what the supernodal factor does but for amalgamation's few explicit zeros.
+double elimination_cost(const Pattern& K, const std::vector<int>& eliminated) {
+  std::vector<int> up_p, up_i, parent, count;
+  upper_triangle(K, inverse(eliminated), up_p, up_i);
+  elimination_tree(up_p, up_i, parent);
+  column_counts(up_p, up_i, parent, count);
+  double cost = 0;
+  for (int c : count) cost += 0.5 * c * (c + 1.0);
+  return cost;
+}
+
+/// The fill-reducing order (old indices in elimination order): minimum degree, or nested dissection
+/// where minimum degree's factor is large and nested dissection's costs less (nested_dissection.hpp).
+std::vector<int> fill_reducing_order(const Pattern& K, const std::vector<char>& last,
+                                     QuasidefiniteLdlt::Order& taken) {
+  taken = QuasidefiniteLdlt::Order::minimum_degree;
+  std::vector<int> order = minimum_degree_order(K, last);
+  const double cost = elimination_cost(K, order);
+  if (cost <= kTryNestedDissectionAbove) return order;
+  std::vector<int> dissected = nested_dissection_order(K, last);
+  if (dissected.empty() || !(elimination_cost(K, dissected) < cost)) return order;
+  taken = QuasidefiniteLdlt::Order::nested_dissection;
+  return dissected;
+}
 
 }  // namespace
 
@@ -46,60 +163,11 @@ void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) 
   n_ = static_cast<int>(K.rows());
   const int n = n_;
 
-  // 1. Fill-reducing order of K + Kᵀ without the `last` rows, which follow at the end.
-  Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> order;
-  Eigen::AMDOrdering<int> amd;
-  const bool any_last = std::find(last.begin(), last.end(), 1) != last.end();
-  if (!any_last) {
-    amd(K.selfadjointView<Eigen::Lower>(), order);
-  } else {
-    Matrix pruned = K;
-    pruned.prune([&](int i, int j, double) { return !last[i] && !last[j]; });
-    amd(pruned.selfadjointView<Eigen::Lower>(), order);
-  }
-  std::vector<int> eliminated;   // old indices in elimination order
-  eliminated.reserve(n);
-  for (int k = 0; k < n; ++k)
-    if (!any_last || !last[order.indices()[k]]) eliminated.push_back(order.indices()[k]);
-  if (any_last)
-    for (int i = 0; i < n; ++i)
-      if (last[i]) eliminated.push_back(i);
-  std::vector<int> perm(n);
-  for (int k = 0; k < n; ++k) perm[eliminated[k]] = k;
-
-  // Upper triangle by columns of the matrix in the order `p` (rows < column), for the tree.
-  std::vector<int> up_p, up_i;
-  auto upper = [&](const std::vector<int>& p) {
-    up_p.assign(n + 1, 0);
-    for (int j = 0; j < n; ++j)
-      for (Matrix::InnerIterator it(K, j); it; ++it)
-        if (it.row() > j) ++up_p[std::max(p[it.row()], p[j]) + 1];
-    for (int j = 0; j < n; ++j) up_p[j + 1] += up_p[j];
-    up_i.resize(up_p[n]);
-    std::vector<int> next(up_p.begin(), up_p.end() - 1);
-    for (int j = 0; j < n; ++j)
-      for (Matrix::InnerIterator it(K, j); it; ++it)
-        if (it.row() > j) {
-          const int a = p[it.row()], b = p[j];
-          up_i[next[std::max(a, b)]++] = std::min(a, b);
-        }
-  };
-  // Elimination tree (Liu's algorithm with path compression).
-  std::vector<int> parent(n), ancestor(n);
-  auto etree = [&] {
-    for (int k = 0; k < n; ++k) {
-      parent[k] = ancestor[k] = -1;
-      for (int q = up_p[k]; q < up_p[k + 1]; ++q)
-        for (int i = up_i[q]; i != -1 && i < k;) {
-          const int next = ancestor[i];
-          ancestor[i] = k;
-          if (next == -1) parent[i] = k;
-          i = next;
-        }
-    }
-  };
-  upper(perm);
-  etree();
+  // 1. Fill-reducing order of K + Kᵀ, the `last` rows at the end; its elimination tree.
+  const std::vector<int> perm = inverse(fill_reducing_order(K, last, order_));
+  std::vector<int> up_p, up_i, parent;
+  upper_triangle(K, perm, up_p, up_i);
+  elimination_tree(up_p, up_i, parent);
 
   // 2. Postorder of the tree, children in increasing order; compose it with the order.
   std::vector<int> head(n, -1), next_sibling(n, -1), post;
@@ -129,19 +197,12 @@ void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) 
   for (int k = 0; k < n; ++k) rank[post[k]] = k;
   perm_.resize(n);
   for (int i = 0; i < n; ++i) perm_[i] = rank[perm[i]];
-  upper(perm_);
-  etree();
+  upper_triangle(K, perm_, up_p, up_i);
+  elimination_tree(up_p, up_i, parent);
 
   // 3. Column counts of L (below the diagonal).
-  std::vector<int> count(n, 0), flag(n, -1);
-  for (int k = 0; k < n; ++k) {
-    flag[k] = k;
-    for (int q = up_p[k]; q < up_p[k + 1]; ++q)
-      for (int i = up_i[q]; flag[i] != k; i = parent[i]) {
-        ++count[i];
-        flag[i] = k;
-      }
-  }
+  std::vector<int> count;
+  column_counts(up_p, up_i, parent, count);
 
   // 4. Fundamental supernodes: column j joins j − 1's when j − 1 is its only child and the
   //    structures nest; then relaxed amalgamation of each supernode with its last child.

@@ -14,8 +14,8 @@
 //   symbol  size   meaning                                                    code
 //   ------  -----  ---------------------------------------------------------  ---------------
 //   K       n×n    the matrix, given by its lower triangle (column-major)      factor(K)
-//   P       n      fill-reducing permutation: approximate minimum degree,      perm_
-//                  then a postorder of the elimination tree
+//   P       n      fill-reducing permutation: approximate minimum degree or    perm_
+//                  nested dissection, then a postorder of the elimination tree
 //   L, D    n×n, n P K Pᵀ = L D Lᵀ, L unit lower triangular                   Lx_, D_
 //   σ_k     ±1     expected sign of pivot k: +1 primal rows, −1 dual rows       sign
 //   s       —      a supernode: consecutive columns [f, f + w) of L sharing      sn_first_
@@ -24,7 +24,8 @@
 //                  children's update matrices (extend-add)
 //   U_s     (m−w)² its update matrix F₂₂ − L₂₁ D₁ L₂₁ᵀ, passed to its parent      stack_
 //
-// Method ([LI]). analyse(): AMD order (Eigen), the elimination tree and its postorder, column counts,
+// Method ([LI]). analyse(): AMD order (Eigen), or METIS's nested dissection where AMD's factor is
+// large and nested dissection's costs less (nested_dissection.hpp), the elimination tree and its postorder, column counts,
 // fundamental supernodes (a column joins the next when it is its only child and their structures
 // nest), merged further while small (relaxed amalgamation: at most a few explicit zeros), and the
 // supernodes' row structures and extend-add maps. factor(): supernodes in postorder; each front is
@@ -65,6 +66,11 @@ class QuasidefiniteLdlt {
   /// x ← K̃⁻¹ x for the factored K̃ (the regularized K).
   void solve_in_place(Eigen::Ref<Eigen::VectorXd> x) const;
 
+  /// The fill-reducing order analyse() took: minimum degree, or nested dissection where minimum degree's
+  /// factor would be large and nested dissection's costs fewer multiply–adds (nested_dissection.hpp).
+  enum class Order { minimum_degree, nested_dissection };
+  Order order() const { return order_; }
+
   int size() const { return n_; }
   /// P of the last analyse(): the new index of each old index (n).
   const std::vector<int>& permutation() const { return perm_; }
@@ -77,6 +83,7 @@ class QuasidefiniteLdlt {
   void dense_partial_ldlt(double* F, int m, int w, int first_column, double epsilon, double delta);
 
   int n_ = 0;
+  Order order_ = Order::minimum_degree;
   std::vector<int> perm_;                  // (n) new index of each old index
   std::vector<int> low_p_, low_i_, low_src_;   // P K Pᵀ's lower triangle by columns; low_src_: index into K's values
   int ns_ = 0;                             // supernodes

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "contact/solvers/interior_point.hpp"
+#include "contact/solvers/nested_dissection.hpp"
 #include "contact/solvers/quasidefinite_ldlt.hpp"
 #include "contact/solvers/second_order_cone.hpp"
 
@@ -103,6 +104,94 @@ TEST(QuasidefiniteLdlt, SolvesARandomQuasidefiniteSystem) {
   Eigen::VectorXd x = b;
   ldlt.solve_in_place(x);
   EXPECT_LT((K * x - b).norm(), 1e-10 * b.norm() * K.norm());
+}
+
+/// The Newton matrix of a g×g×g lattice of bodies (one unknown each) joined to their six neighbours by
+/// contacts (one row each): K = [H Aᵀ; A −I], H = 7I − (lattice adjacency), A the edges' ±1 rows: a pile's
+/// (IP5) in three dimensions. With `dense_row`, one more row coupled to every body, flagged `last` (a
+/// budget's row, as phase II has).
+struct LatticeSystem {
+  Eigen::SparseMatrix<double> lower;   // K's lower triangle
+  Eigen::SparseMatrix<double> K;       // K, both triangles
+  std::vector<signed char> sign;
+  std::vector<char> last;
+
+  LatticeSystem(int g, bool dense_row) {
+    const int bodies = g * g * g;
+    auto id = [&](int x, int y, int z) { return (x * g + y) * g + z; };
+    std::vector<Eigen::Triplet<double>> t;
+    int row = bodies;
+    for (int x = 0; x < g; ++x)
+      for (int y = 0; y < g; ++y)
+        for (int z = 0; z < g; ++z) {
+          const int i = id(x, y, z);
+          t.emplace_back(i, i, 7.0);
+          const int next[3][3] = {{x + 1, y, z}, {x, y + 1, z}, {x, y, z + 1}};
+          for (const auto& n : next) {
+            if (n[0] >= g || n[1] >= g || n[2] >= g) continue;
+            const int j = id(n[0], n[1], n[2]);
+            t.emplace_back(j, i, -1.0);
+            t.emplace_back(row, i, 1.0);
+            t.emplace_back(row, j, -1.0);
+            t.emplace_back(row, row, -1.0);
+            ++row;
+          }
+        }
+    if (dense_row) {
+      for (int i = 0; i < bodies; ++i) t.emplace_back(row, i, 0.5);
+      t.emplace_back(row, row, -1.0);
+      ++row;
+    }
+    lower.resize(row, row);
+    lower.setFromTriplets(t.begin(), t.end());
+    K = lower.selfadjointView<Eigen::Lower>();
+    sign.assign(row, -1);
+    std::fill(sign.begin(), sign.begin() + bodies, 1);
+    last.assign(row, 0);
+    if (dense_row) last[row - 1] = 1;
+  }
+};
+
+TEST(NestedDissection, OrdersEveryRowOnceWithTheLastRowsAtTheEnd) {
+  const LatticeSystem s(6, true);
+  const int n = static_cast<int>(s.lower.rows());
+  const std::vector<int> order = nested_dissection_order(s.lower, s.last);
+  ASSERT_EQ(static_cast<int>(order.size()), n);
+  std::vector<int> seen(n, 0);
+  for (int i : order) ++seen[i];
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  EXPECT_EQ(order.back(), n - 1);
+}
+
+TEST(QuasidefiniteLdlt, FactorsAThreeDimensionalPileInTheNestedDissectionOrder) {
+  // On a lattice in three dimensions minimum degree's factor is large and nested dissection's smaller
+  // [GE] (20³ bodies: 1.6e8 multiply–adds against 1.3e8); with and without a dense row eliminated last,
+  // the factor solves K to rounding.
+  for (const bool dense_row : {false, true}) {
+    SCOPED_TRACE(dense_row ? "with a dense last row" : "without");
+    const LatticeSystem s(20, dense_row);
+    QuasidefiniteLdlt ldlt;
+    ldlt.analyse(s.lower, s.last);
+    EXPECT_EQ(ldlt.order(), QuasidefiniteLdlt::Order::nested_dissection);
+    ASSERT_TRUE(ldlt.factor(s.lower, s.sign, 1e-13, 1e-7));
+    EXPECT_EQ(ldlt.regularized_pivots(), 0);
+    std::mt19937 rng(16);
+    std::normal_distribution<double> n(0, 1);
+    const Eigen::VectorXd b = Eigen::VectorXd::NullaryExpr(s.K.rows(), [&] { return n(rng); });
+    Eigen::VectorXd x = b;
+    ldlt.solve_in_place(x);
+    // Its condition number is small (H diagonally dominant, the dual block −I): rounding only.
+    EXPECT_LT((s.K * x - b).lpNorm<Eigen::Infinity>(), 1e-12 * b.lpNorm<Eigen::Infinity>());
+  }
+}
+
+TEST(QuasidefiniteLdlt, KeepsMinimumDegreeOnASmallSystem) {
+  // 8³ bodies: minimum degree's factor is a few million multiply–adds, where METIS's separators would not be
+  // repaid.
+  const LatticeSystem s(8, true);
+  QuasidefiniteLdlt ldlt;
+  ldlt.analyse(s.lower, s.last);
+  EXPECT_EQ(ldlt.order(), QuasidefiniteLdlt::Order::minimum_degree);
 }
 
 /// A point mass m on the ground (one contact, N = e_z, S = e_x, T = e_y): phase II of
