@@ -6,6 +6,7 @@
 #include <Eigen/OrderingMethods>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace impetus {
 namespace {
@@ -114,32 +115,38 @@ std::vector<int> minimum_degree_order(const Pattern& K, const std::vector<char>&
   return eliminated;
 }
 
+/// An elimination order (old indices) and, once it has been priced, its triangle and elimination tree,
+/// which analyse() needs again for the order kept.
+struct PricedOrder {
+  std::vector<int> eliminated;
+  std::vector<int> up_p, up_i, parent;   // empty until priced
+};
+
 /// Multiply–adds of the LDLᵀ of K eliminated in this order, Σ_j c_j(c_j + 1)/2 over L's column counts
 /// c_j: what the supernodal factor does but for amalgamation's few explicit zeros.
-double elimination_cost(const Pattern& K, const std::vector<int>& eliminated) {
-  std::vector<int> up_p, up_i, parent, count;
-  upper_triangle(K, inverse(eliminated), up_p, up_i);
-  elimination_tree(up_p, up_i, parent);
-  column_counts(up_p, up_i, parent, count);
+double elimination_cost(const Pattern& K, PricedOrder& order) {
+  upper_triangle(K, inverse(order.eliminated), order.up_p, order.up_i);
+  elimination_tree(order.up_p, order.up_i, order.parent);
+  std::vector<int> count;
+  column_counts(order.up_p, order.up_i, order.parent, count);
   double cost = 0;
   for (int c : count) cost += 0.5 * c * (c + 1.0);
   return cost;
 }
 
-/// The fill-reducing order (old indices in elimination order): minimum degree, or nested dissection
-/// where minimum degree's factor is large and nested dissection's costs less (nested_dissection.hpp).
-std::vector<int> fill_reducing_order(const Pattern& K, const std::vector<char>& last,
-                                     QuasidefiniteLdlt::Order& taken) {
+/// The fill-reducing order: minimum degree, or nested dissection where minimum degree's factor is large
+/// and nested dissection's costs less (nested_dissection.hpp).
+PricedOrder fill_reducing_order(const Pattern& K, const std::vector<char>& last, QuasidefiniteLdlt::Order& taken) {
   taken = QuasidefiniteLdlt::Order::minimum_degree;
-  std::vector<int> order = minimum_degree_order(K, last);
+  PricedOrder order{minimum_degree_order(K, last), {}, {}, {}};
   // No order of n rows costs more than a dense factor, Σ_{c<n} c(c + 1)/2 = (n − 1)n(n + 1)/6: below the
   // threshold there, nothing is priced.
   const double n = static_cast<double>(K.rows());
   if ((n - 1) * n * (n + 1) / 6 <= kTryNestedDissectionAbove) return order;
   const double cost = elimination_cost(K, order);
   if (cost <= kTryNestedDissectionAbove) return order;
-  std::vector<int> dissected = nested_dissection_order(K, last);
-  if (dissected.empty() || !(elimination_cost(K, dissected) < cost)) return order;
+  PricedOrder dissected{nested_dissection_order(K, last), {}, {}, {}};
+  if (dissected.eliminated.empty() || !(elimination_cost(K, dissected) < cost)) return order;
   taken = QuasidefiniteLdlt::Order::nested_dissection;
   return dissected;
 }
@@ -168,10 +175,13 @@ void QuasidefiniteLdlt::analyse(const Matrix& K, const std::vector<char>& last) 
   const int n = n_;
 
   // 1. Fill-reducing order of K + Kᵀ, the `last` rows at the end; its elimination tree.
-  const std::vector<int> perm = inverse(fill_reducing_order(K, last, order_));
-  std::vector<int> up_p, up_i, parent;
-  upper_triangle(K, perm, up_p, up_i);
-  elimination_tree(up_p, up_i, parent);
+  PricedOrder ordered = fill_reducing_order(K, last, order_);
+  const std::vector<int> perm = inverse(ordered.eliminated);
+  std::vector<int> up_p = std::move(ordered.up_p), up_i = std::move(ordered.up_i), parent = std::move(ordered.parent);
+  if (up_p.empty()) {
+    upper_triangle(K, perm, up_p, up_i);
+    elimination_tree(up_p, up_i, parent);
+  }
 
   // 2. Postorder of the tree, children in increasing order; compose it with the order.
   std::vector<int> head(n, -1), next_sibling(n, -1), post;
