@@ -61,27 +61,52 @@ void MaxDissipationModel::velocity_of(Buffers& ws, const ContactProblem& problem
   v = problem.v_star + ws.scratch_;
 }
 
+bool MaxDissipationModel::every_row_separates(const ContactProblem& problem) {
+  for (int i = 0; i < problem.nc; ++i)
+    if (!(row_dot(problem.N, i, problem.v_star) + problem.phi[i] / problem.dt >= 0)) return false;
+  for (int k = 0; k < problem.nl; ++k)
+    if (!(row_dot(problem.L, k, problem.v_star) + problem.phi_L[k] / problem.dt >= 0)) return false;
+  return true;
+}
+
+void MaxDissipationModel::keep_free_motion(Buffers& ws, const ContactProblem& problem, SolverStatistics& stats,
+                                           MaxDissipationReport& report) const {
+  // The interior point's certified p = 0 gives v⁺_I = v* + M⁻¹𝐉ᵀ0 (velocity_of), whose zeros are +0: adding +0
+  // keeps those bits (a −0 of v* becomes +0 as there).
+  ws.p1_.setZero(problem.nc + problem.nl);
+  report.v_phase_one = problem.v_star.array() + 0.0;
+  report.p_N_phase_one = ws.p1_.head(problem.nc);
+  report.phase_one_certified = true;
+  report.phase_one_status = InteriorPointStatus::Solved;
+  report.phase_one_iterations = 0;
+  stats.residual = 0;   // p = 0 with G v* + φ/dt ≥ 0: the LCP of (MD2) holds exactly
+}
+
 bool MaxDissipationModel::phase_one(Buffers& ws, const ContactProblem& problem, double rho, double impulse_scale,
                                SolverStatistics& stats,
                                MaxDissipationReport& report) const {
   std::chrono::steady_clock::time_point start;
   if (options_.timing) start = std::chrono::steady_clock::now();
   const int nc = problem.nc, nl = problem.nl;
-  build_phase_one(problem, 0.0, ws.program_one_, ws.layout_, ws.program_scratch_);   // ρ only in the fallback (MD3): in the
-                                                       // interior-point method a distant bound
-                                                       // only slows the gap down
-
   // Warm start from the previous normal impulses, when there are any.
   const bool guess = options_.warm_start &&
                      ((nc > 0 && problem.p_N_guess.size() == nc && problem.p_N_guess.any()) ||
                       (nl > 0 && problem.p_L_guess.size() == nl && problem.p_L_guess.any()));
+  // (MD12) The guess is the candidate; without one (the previous step's impulses on these contacts were all
+  // 0: a falling pile whose contacts the margin reports before they touch), p = 0 is (MD13).
+  if (options_.warm_start && options_.certify_warm_start && !guess && every_row_separates(problem)) {
+    keep_free_motion(ws, problem, stats, report);
+    if (options_.timing) report.phase_one_seconds = seconds_since(start);
+    return true;
+  }
+  build_phase_one(problem, 0.0, ws.program_one_, ws.layout_, ws.program_scratch_);   // ρ only in the fallback (MD3): in the
+                                                       // interior-point method a distant bound
+                                                       // only slows the gap down
   if (guess) {
     ws.p1_start_.setZero(nc + nl);
     if (problem.p_N_guess.size() == nc) ws.p1_start_.head(nc) = problem.p_N_guess;
     if (problem.p_L_guess.size() == nl) ws.p1_start_.tail(nl) = problem.p_L_guess;
   }
-  // (MD12) The guess is the candidate; without one (the previous step's impulses on these contacts were all
-  // 0: a falling pile whose contacts the margin reports before they touch), p = 0 is (MD13).
   const Eigen::VectorXd* candidate = nullptr;
   if (options_.warm_start && options_.certify_warm_start) {
     if (!guess) ws.p1_start_.setZero(nc + nl);

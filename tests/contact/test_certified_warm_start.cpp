@@ -370,6 +370,43 @@ TEST(CertifiedWarmStart, SeparatingContactsWithoutAGuessGiveNoImpulseWithoutAnIt
 
 
 
+TEST(CertifiedWarmStart, RowsSeparatingAsTheyStandGiveTheInteriorPointsCertifiedBits) {
+  // (MD13) Where every row separates under v* as computed (N v* + φ/dt ≥ 0), p = 0 is taken from the rows without
+  // building phase I's program. Its bits must be those of the interior point's certified p = 0, v⁺ = v* + M⁻¹𝐉ᵀ0,
+  // which the rows decide where one approaches by less than the tolerance (N v* + φ/dt = −1e-10 m/s: p = 0 still
+  // certified, by the interior point). A wall beside the sphere makes it two contacts (one is answered in closed form).
+  // v* carries a −0 (no sideways motion), which v* + M⁻¹𝐉ᵀ0 turns into +0.
+  const double r = 0.04, m = 0.27, I = 0.4 * m * r * r, dt = 0.001, fall = 1.0;
+  const Eigen::Vector3d n = Eigen::Vector3d::UnitZ(), t1 = Eigen::Vector3d::UnitX(), t2 = Eigen::Vector3d::UnitY();
+  Eigen::VectorXd v(6), v_star(6);
+  v << -0.0, 0.0, -fall, 0.0, 0.0, 0.0;
+  v_star = v;
+  v_star[2] -= kGravity * dt;
+  const double closing = fall + kGravity * dt;   // −N v* (m/s)
+  ContactResult answer[2];
+  for (int k = 0; k < 2; ++k) {
+    const double phi = k == 0 ? 0.005 : (closing - 1e-10) * dt;
+    ProblemBuilder builder(dt);
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6, 6);
+    M.diagonal() << m, m, m, I, I, I;
+    builder.add_system(M);
+    builder.contact(box_row(-r * n, n), box_row(-r * n, t1), box_row(-r * n, t2), phi, 0.5);
+    builder.contact(box_row(r * t1, -t1), box_row(r * t1, n), box_row(r * t1, t2), 0.005, 0.5);   // a wall beside it
+    const ContactProblem& P = builder.build(v, v_star);
+    const double b = P.N.row(0).dot(P.v_star) + P.phi[0] / dt;
+    if (k == 0) ASSERT_GE(b, 0.0);
+    else ASSERT_LT(b, 0.0);
+    answer[k] = solve(model_with(true), P);
+    const MaxDissipationReport& report = answer[k].report_as<MaxDissipationReport>();
+    EXPECT_TRUE(report.phase_one_certified) << "case " << k;
+    EXPECT_EQ(answer[k].stats.iterations, 0) << "case " << k;
+    EXPECT_FALSE(answer[k].p_N.any() || answer[k].p_S.any() || answer[k].p_T.any()) << "case " << k;
+  }
+  EXPECT_TRUE(same_bits(answer[0], answer[1]));
+  EXPECT_FALSE(std::signbit(answer[0].v_plus[0]));
+  EXPECT_FALSE(std::signbit(answer[1].v_plus[0]));
+}
+
 /// Rows 𝐉_𝒜 of the contacts with p_N > 0: the largest |N v|, |S v|, |T v| among them.
 double loaded_contact_speed(const ContactProblem& P, const ContactResult& result) {
   const Eigen::VectorXd n = P.N * result.v_plus, s = P.S * result.v_plus, t = P.T * result.v_plus;
