@@ -198,11 +198,11 @@ struct CollisionDetector::Impl {
     const double margin = this->margin + sweep[a] + sweep[b];   // m_ab
     points.clear();
     if (shape[a].convex && shape[b].convex) {
+      const PosedShape A{&shape[a].convex_shape, X_WG[a]}, B{&shape[b].convex_shape, X_WG[b]};
       NormalHint hint;
-      if (!fcl_query.query(*object[a], *object[b], margin, hint)) return;
+      if (!ManifoldBuilder::normal_from_cores(A, B) && !fcl_query.query(*object[a], *object[b], margin, hint)) return;
       FclSeparation oracle(fcl_query, *object[a], *object[b], core[a].get(), core[b].get());
-      manifold.build(PosedShape{&shape[a].convex_shape, X_WG[a]}, PosedShape{&shape[b].convex_shape, X_WG[b]}, hint,
-                     margin, &oracle, points);
+      manifold.build(A, B, hint, margin, &oracle, points);
     } else {
       fcl_query.query_all(*object[a], *object[b], margin, mesh_contacts);
       for (const FclContact& f : mesh_contacts) {

@@ -86,6 +86,15 @@ bool clip_segment(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1, const Ei
 
 }  // namespace
 
+bool ManifoldBuilder::normal_from_cores(const PosedShape& A, const PosedShape& B) {
+  if (!A.shape->swept() || !B.shape->swept()) return false;
+  Eigen::Vector3d a0, a1, b0, b1, c_a, c_b;
+  core_segment(*A.shape, A.X_WG, a0, a1);
+  core_segment(*B.shape, B.X_WG, b0, b1);
+  closest_points_of_segments(a0, a1, b0, b1, c_a, c_b);
+  return (c_a - c_b).norm() > kTinyLength;   // as choose_normal's test of the cores
+}
+
 ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, const PosedShape& B,
                                                        const NormalHint& hint, SeparationOracle* oracle) const {
   Choice best;

@@ -141,6 +141,11 @@ class ManifoldBuilder {
   void build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,
              SeparationOracle* oracle, std::vector<PairContact>& out);
 
+  /// (M1) Whether the normal of A and B is their cores' direction whatever FCL answers: two swept shapes (spheres,
+  /// capsules) whose cores are apart. That direction is exact, so FCL's candidate could not beat it by the tie, and
+  /// the pair needs no FCL query (a hint that is not valid).
+  static bool normal_from_cores(const PosedShape& A, const PosedShape& B);
+
  private:
   enum class Source { kFaceOfB, kFaceOfA, kCores, kAxes, kFcl, kRefined };
   struct Choice {

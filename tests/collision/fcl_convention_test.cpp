@@ -6,10 +6,13 @@
 #include <fcl/fcl.h>
 
 #include <memory>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "collision/collision_shape.hpp"
 #include "collision/fcl_adapter.hpp"
+#include "collision/manifold.hpp"
 #include "collision_test_util.hpp"
 
 namespace impetus::test {
@@ -93,6 +96,67 @@ TEST(FclConvention, ApartBeyondTheMargin) {
   const auto b = object(box(1, 1, 1), pose(Eigen::Vector3d::Zero()));
   NormalHint hint;
   EXPECT_FALSE(fcl.query(*a, *b, kMargin, hint));
+}
+
+// (M1) Two swept shapes whose cores are apart take their normal from the cores whatever FCL answers, so the
+// collision stage asks FCL nothing for them (collision_detector.cpp): the manifold built without FCL's hint must be,
+// to the bit, the one built with it — spheres and capsules in random poses, penetrating and apart. Where the cores
+// coincide the cores give no direction and FCL is asked.
+TEST(FclConvention, SweptPairsWithCoresApartNeedNoFclQuery) {
+  FclNarrowPhase fcl;
+  ManifoldBuilder builder;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const std::vector<Shape> shapes = {Sphere{0.04}, Sphere{0.1}, Capsule{0.05, 0.3}};
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Shape& sa = shapes[trial % 3];
+    const Shape& sb = shapes[(trial / 3) % 3];
+    Geometry ga, gb;
+    ga.shape = sa;
+    gb.shape = sb;
+    const CollisionShape ca = prepare_shape(ga, 0), cb = prepare_shape(gb, 1);
+    const Eigen::Vector3d axis = Eigen::Vector3d(unit(random), unit(random), unit(random)).normalized();
+    const Eigen::Isometry3d X_a = pose(0.25 * Eigen::Vector3d(unit(random), unit(random), unit(random)),
+                                       rot(M_PI * unit(random), axis));
+    const Eigen::Isometry3d X_b = pose(Eigen::Vector3d::Zero(), rot(M_PI * unit(random), axis.unitOrthogonal()));
+    const PosedShape A{&ca.convex_shape, X_a}, B{&cb.convex_shape, X_b};
+    if (!ManifoldBuilder::normal_from_cores(A, B)) continue;
+    const auto oa = object(sa, X_a);
+    const auto ob = object(sb, X_b);
+    const double margin = 0.5;   // every pose here within it: FCL's answer is never "apart"
+    NormalHint hint;
+    ASSERT_TRUE(fcl.query(*oa, *ob, margin, hint)) << "trial " << trial;
+    FclSeparation oracle(fcl, *oa, *ob, nullptr, nullptr);
+    std::vector<PairContact> with_fcl, without;
+    builder.build(A, B, hint, margin, &oracle, with_fcl);
+    builder.build(A, B, NormalHint{}, margin, &oracle, without);
+    ASSERT_EQ(with_fcl.size(), without.size()) << "trial " << trial;
+    for (std::size_t k = 0; k < with_fcl.size(); ++k) {
+      EXPECT_TRUE(with_fcl[k].p_W == without[k].p_W && with_fcl[k].n_W == without[k].n_W &&
+                  with_fcl[k].phi == without[k].phi && with_fcl[k].feature == without[k].feature)
+          << "trial " << trial << " point " << k;
+    }
+    compared += with_fcl.empty() ? 0 : 1;
+  }
+  EXPECT_GT(compared, 200);
+  // Concentric spheres, and a sphere on a capsule's axis: no direction from the cores.
+  Geometry g1, g2;
+  g1.shape = Sphere{0.04};
+  g2.shape = Capsule{0.05, 0.3};
+  const CollisionShape c1 = prepare_shape(g1, 0), c2 = prepare_shape(g2, 1);
+  EXPECT_FALSE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))},
+                                                  PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))}));
+  EXPECT_FALSE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0, 0, 0.1))},
+                                                  PosedShape{&c2.convex_shape, pose(Eigen::Vector3d::Zero())}));
+  EXPECT_TRUE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))},
+                                                 PosedShape{&c2.convex_shape, pose(Eigen::Vector3d::Zero())}));
+  // A box is not swept: FCL is asked.
+  Geometry g3;
+  g3.shape = box(0.1, 0.1, 0.1);
+  const CollisionShape c3 = prepare_shape(g3, 2);
+  EXPECT_FALSE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.2, 0, 0))},
+                                                  PosedShape{&c3.convex_shape, pose(Eigen::Vector3d::Zero())}));
 }
 
 }  // namespace
