@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -41,6 +42,14 @@ struct LinkMotion {
   double speed_gain = 0;                    // m/s: how much a speed can grow within the step (|g|·dt)
 };
 
+/// Which links are unwritten since the last detect(), so that their geometries keep the poses, boxes and sweeps
+/// it computed: count[group_of_link[l]] changes whenever X_WL[l] or (*LinkMotion::V_WL)[l] may have changed
+/// (the stepper passes dynamics/data.hpp's kinematics_pass, per tree). Empty: every link counts as written.
+struct LinkWrites {
+  const std::vector<std::uint64_t>* count = nullptr;   // per group
+  const std::vector<int>* group_of_link = nullptr;     // per link
+};
+
 /// A geometry as the last detect() saw it: its pose, a sphere that holds it (about its world box's centre,
 /// radius half the box's diagonal) and s_g, how far it could move within the step (0 without motion).
 struct GeometryReach {
@@ -49,6 +58,7 @@ struct GeometryReach {
   double radius = 0;     // m
   double sweep = 0;      // m: s_g
   bool posed = false;    // its pose was finite (else it took part in no pair)
+  std::uint64_t placement = 0;   // how many times detect() has placed g: while unchanged, so is all of the above
 };
 
 class CollisionDetector {
@@ -60,13 +70,22 @@ class CollisionDetector {
 
   /// X_WL: pose of every link. Replaces `contacts` with the contacts at these poses, in a
   /// deterministic order (by pair, then feature). With `motion`, each pair's margin grows by how far
-  /// its two geometries can move within the step (speculative contact).
-  void detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts, const LinkMotion& motion = {});
+  /// its two geometries can move within the step (speculative contact). With `writes`, a geometry whose link
+  /// is unwritten since the last detect() (given the same X_WL, motion and writes) keeps what that detect()
+  /// computed for it, the bits it would compute again.
+  void detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts, const LinkMotion& motion = {},
+              const LinkWrites& writes = {});
 
   /// Geometry g (an index into the geometries given at construction) at the last detect(). A pair that
   /// detect() did not report is farther apart than the margin plus the two sweeps, so it stays apart while
   /// neither geometry moves by more than its sweep.
   GeometryReach reach(int g) const;
+  /// reach(g).placement without the rest (a copy of the pose and a square root).
+  std::uint64_t placement(int g) const;
+  /// reach(g).posed without the rest.
+  bool posed(int g) const;
+  /// reach(g).sweep without the rest.
+  double sweep(int g) const;
   /// m: the margin every pair's report threshold starts from (CollisionFilter::margin).
   double margin() const;
 

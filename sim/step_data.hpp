@@ -105,7 +105,13 @@ struct RecoveryLimitRow {
 /// Scratch of the penetration recovery (sim/penetration_recovery.hpp).
 struct RecoveryScratch {
   std::vector<double> displacement;       // (geometries) D_g of (R4): how far any point of g moved within the step
-  std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>> motion;   // (geometries) ΔX_g of (R4)
+  /// What D_g was computed from: CollisionDetector::placement(g) and the kinematics_pass of g's tree at q⁺.
+  struct DisplacementSource {
+    std::uint64_t placement = 0;          // 0: none (a placed geometry's count is ≥ 1)
+    std::uint64_t pass = 0;
+  };
+  std::vector<DisplacementSource> displacement_source;   // (geometries)
+  const void* displacement_detector = nullptr;           // the detector whose placements these are
   ContactSet contacts;                    // the contacts at q⁺
   std::vector<int> rows;                  // those that take part in (R3)
   std::vector<RecoveryLimitRow> limits;   // the joint-limit rows of (R7)

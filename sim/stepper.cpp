@@ -35,6 +35,12 @@ class StageClock {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+std::vector<int> trees_of_links(const MultibodyModel& mb) {
+  std::vector<int> tree;
+  for (const Link& link : mb.links) tree.push_back(link.tree);
+  return tree;
+}
+
 }  // namespace
 
 Stepper::Stepper(const WorldModel& model, const std::string& contact_model, double dt, int threads)
@@ -44,6 +50,7 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       contact_model_(make_contact_model(contact_model, options_of(model, contact_model))),
       pool_(resolve_thread_count(threads)),
       detector_(model.geometries, collision_filter(model)),
+      tree_of_link_(trees_of_links(model.multibody)),
       data_(model),
       control_(model, dt),
       assembly_(model, contact_model_info(contact_model).needs),
@@ -77,7 +84,10 @@ void Stepper::compute_kinematics(const State& state) {
 void Stepper::detect_collisions() {
   // Speculative contact: every pair that can touch within the step (collision/collision_detector.cpp).
   const LinkMotion motion{&data_.multibody.V, dt_, model_.multibody.gravity.norm() * dt_};
-  detector_.detect(data_.multibody.X_WL, data_.contacts, motion);
+  // A tree's links are written by its kinematics passes alone: one unwritten since the last detection keeps
+  // its geometries' poses, boxes and sweeps (most trees of a resting scene).
+  const LinkWrites writes{&data_.multibody.kinematics_pass, &tree_of_link_};
+  detector_.detect(data_.multibody.X_WL, data_.contacts, motion, writes);
   data_.stats.contacts = static_cast<int>(data_.contacts.size());
   for (const ContactPoint& c : data_.contacts) data_.stats.max_penetration = std::max(data_.stats.max_penetration, -c.phi);
 }

@@ -94,6 +94,7 @@ class Stepper {
   WorkerPool pool_;                        // threads of the stages that go tree by tree or island by island
   std::vector<ChunkBuffers> chunk_buffers_;      // stage 6's buffers, one per chunk of islands (grown, never shrunk)
   CollisionDetector detector_;
+  std::vector<int> tree_of_link_;          // per link: its tree, whose kinematics_pass counts the writes of its pose
   StepData data_;
   ControlStage control_;                   // stage 3
   AssemblyStage assembly_;                 // stage 5, with what the model's ProblemNeeds ask for

@@ -89,6 +89,70 @@ TEST(Determinism, KeptDetectorAnswersAWalkAsAFreshOne) {
   EXPECT_GE(pairs_changed, 10);   // the walk did make and break pairs between geometries
 }
 
+// Given LinkWrites, a geometry whose link is unwritten since the last detect() keeps its pose, box and sweep
+// (collision_detector.cpp, step 1). Over a walk that moves links, changes speeds (each a write of the link),
+// detects with other speeds (another V_WL, every speed doubled), and detects once without motion in between (the recovery's pass at q⁺), the
+// kept detector must answer every step as a fresh one does, and place again exactly the geometries of written
+// links, or all of them after a step with other motion: one that kept a written link's pose, or a pose placed
+// with other motion, answers stale contacts; one that placed everything keeps nothing.
+TEST(Determinism, DetectorGivenLinkWritesPlacesOnlyWrittenLinksAndAnswersAsAFreshOne) {
+  Scene scene = heap();
+  const int links = static_cast<int>(scene.X_WL.size());
+  const int geometries = static_cast<int>(scene.geometries.size());
+  std::vector<Eigen::Matrix<double, 6, 1>> V(links, Eigen::Matrix<double, 6, 1>::Zero()), doubled = V;
+  std::vector<std::uint64_t> count(links, 0);
+  std::vector<int> group_of_link(links);
+  for (int l = 0; l < links; ++l) group_of_link[l] = l;
+  const LinkWrites writes{&count, &group_of_link};
+  CollisionDetector kept(scene.geometries, scene.filter);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> pick(0, links - 2);   // a movable link (the last is the floor)
+  auto placements = [&] {
+    std::vector<std::uint64_t> p;
+    for (int g = 0; g < geometries; ++g) p.push_back(kept.placement(g));
+    return p;
+  };
+  int kept_placements = 0;
+  const std::vector<Eigen::Matrix<double, 6, 1>>* last_V = nullptr;   // the speeds of the last detect(), if any
+  for (int step = 0; step < 120; ++step) {
+    const int what = step % 6;   // 0, 1: unwritten; 2: a link moves; 3: a link's speed; 4: other speeds; 5: recovery
+    int written = -1;
+    if (what == 2) scene.X_WL[written = pick(rng)].translation() += 0.15 * Eigen::Vector3d(u(rng), u(rng), u(rng));
+    if (what == 3) V[written = pick(rng)].tail<3>() = 20 * Eigen::Vector3d(u(rng), u(rng), u(rng));
+    if (written >= 0) ++count[written];
+    for (int l = 0; l < links; ++l) doubled[l] = 2 * V[l];
+    const LinkMotion motion{what == 4 ? &doubled : &V, 0.01, 0.1};
+    const bool other_motion = motion.V_WL != last_V;
+    const std::vector<std::uint64_t> before = placements();
+    ContactSet a, b;
+    kept.detect(scene.X_WL, a, motion, writes);
+    const std::vector<std::uint64_t> after = placements();
+    for (int g = 0; g < geometries; ++g) {
+      if (!scene.filter.link_movable[scene.geometries[g].link]) continue;   // placed when moved, writes or not
+      const bool placed = other_motion || scene.geometries[g].link == written;
+      ASSERT_EQ(after[g], before[g] + (placed ? 1 : 0)) << "step " << step << ", geometry " << g;
+      kept_placements += placed ? 0 : 1;
+    }
+    CollisionDetector fresh(scene.geometries, scene.filter);
+    fresh.detect(scene.X_WL, b, motion);
+    ASSERT_EQ(a.size(), b.size()) << "step " << step;
+    for (size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(identical(a[k], b[k])) << "step " << step << ", contact " << k;
+    for (int g = 0; g < geometries; ++g) {
+      const GeometryReach r = kept.reach(g), s = fresh.reach(g);
+      ASSERT_EQ(std::memcmp(r.X_WG.data(), s.X_WG.data(), sizeof(double) * 16), 0) << "step " << step;
+      ASSERT_EQ(std::memcmp(&r.sweep, &s.sweep, sizeof(double)), 0) << "step " << step << ", geometry " << g;
+    }
+    last_V = motion.V_WL;
+    if (what == 5) {   // a pass without motion or writes between two steps
+      ContactSet c;
+      kept.detect(scene.X_WL, c);
+      last_V = nullptr;
+    }
+  }
+  EXPECT_GT(kept_placements, 50 * geometries);   // most geometries kept their placement in most steps
+}
+
 TEST(Determinism, OrderedByPairThenFeatureWithValidRecords) {
   const Scene scene = heap();
   const ContactSet c = scene.detect();

@@ -2,6 +2,8 @@
 // q⁺ only when no contact can penetrate there, and resting scenes skip it.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "collision/collision_detector.hpp"
 #include "dynamics/kinematics.hpp"
 #include "scene_fixture.hpp"
@@ -84,6 +86,41 @@ TEST(RecoveryCertificate, BodiesFallingTogetherTakeNoCollisionPass) {
   }
   EXPECT_EQ(passes, 0);
   EXPECT_GT(close_pairs, 0) << "some pair must be closer than the two falls for the check to mean anything";
+}
+
+// D_g is kept from the last step while its inputs are (penetration_recovery.cpp, displacement_of): g's
+// placement in the collision stage and its tree's kinematics at q⁺. A sphere resting on the ground, bitwise still,
+// is pushed by a load from t = 0.1 s: in the step it starts to slide its tree was unwritten when the step began
+// (the collision stage kept its placement), and written at q⁺. On every step that the certificate excuses, each
+// D_g must bound how far g's centre moved; a D_g kept from the rest (round-off) would excuse the step the push
+// begins, and every pass-free step has D_g ≥ |Δp|.
+TEST(RecoveryCertificate, DisplacementIsTheStepsWhenARestingBodyStartsToMove) {
+  const char* xml = R"(<scene name="pushed_from_rest">
+    <physics dt="0.001" duration="1" gravity="0 0 -9.81" mu="0.5"/>
+    <ground/>
+    <body name="ball" density="1000"><origin xyz="0 0 0.05"/><collision><geometry><sphere radius="0.05"/></geometry></collision></body>
+    <load body="ball" force="20 0 0" start="0.1"/>
+  </scene>)";
+  test::SceneRun run(xml, "pushed_from_rest.xml", "stewart_trinkle");
+  // Round-off of the positions (~0.1 m, 1e-16 relative) and of D_g's own products: far below a step's slide.
+  constexpr double kRoundOff = 1e-12;
+  const auto& D = run.stepper.data().recovery.displacement;
+  int starts_from_rest = 0, excused = 0;
+  Eigen::VectorXd last_q = run.state.q;
+  for (int k = 0; k < run.steps_for(0.2); ++k) {
+    const Eigen::VectorXd q = run.state.q;
+    const Eigen::Vector3d p = run.position("ball");
+    run.step();
+    const double moved = (run.position("ball") - p).norm();
+    const bool was_still = q.size() == last_q.size() && std::memcmp(q.data(), last_q.data(), sizeof(double) * q.size()) == 0;
+    starts_from_rest += was_still && moved > 0;
+    last_q = q;
+    if (run.stepper.data().stats.recovery_passes > 0) continue;
+    ++excused;
+    ASSERT_GE(D[0] + kRoundOff, moved) << "step " << k;
+  }
+  EXPECT_GT(starts_from_rest, 0) << "the ball must be bitwise still before the push for the check to mean anything";
+  EXPECT_GT(excused, 0);
 }
 
 }  // namespace
