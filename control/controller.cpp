@@ -135,6 +135,12 @@ void Controller::restore(const ControllerMemory& memory) {
   if (solver_) solver_->restore_memory(memory.prediction);
 }
 
+void Controller::reserve(int nv, int most_contacts) {
+  if (!solver_) return;
+  solution_.reserve_impulses(most_contacts);
+  effort_limits_.reserve(size(), nv, most_contacts);
+}
+
 void Controller::compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem,
                          ContactProblem* contact, ControlCall& call) {
   const auto start = std::chrono::steady_clock::now();

@@ -85,6 +85,10 @@ class Controller {
   /// null with `problem`. Never throws.
   void compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem, ContactProblem* contact,
                ControlCall& call);
+  /// Sizes the ID's buffers of the contacts up front, for islands of nv coordinates and up to `most_contacts`
+  /// contacts (the most the model can make): a contact count first met once warm then allocates nothing
+  /// there (issue 16). Optional; pid has none.
+  void reserve(int nv, int most_contacts);
   /// The ID solver (null for pid), for tests.
   InverseDynamicsSolver* solver() { return solver_.get(); }
   ControllerMemory memory() const;

@@ -6,9 +6,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "collision/contact_reduction.hpp"
+#include "collision/pair_filter.hpp"
 #include "contact/problem_copy.hpp"
 #include "dynamics/kinematics.hpp"
 #include "sim/assembly.hpp"
+#include "sim/collision_filter.hpp"
 #include "sim/free_velocity.hpp"
 
 namespace impetus {
@@ -38,6 +41,21 @@ Eigen::Isometry3d base_pose(const MultibodyModel& mb, int tree, const Eigen::Vec
   X.linear() = Eigen::Quaterniond(q[i + 3], q[i + 4], q[i + 5], q[i + 6]).normalized().toRotationMatrix();
   X.translation() = q.segment<3>(i);
   return X;
+}
+
+/// The most contacts the world can hold at once, the bound of an ID problem's contact count: every geometry
+/// pair the collision stage may test (the ground's included) at kMaxContactsPerPair points each.
+int most_contacts(const WorldModel& model) {
+  const CollisionFilter filter = collision_filter(model);
+  const PairFilter pairs(filter);
+  const int geometries = static_cast<int>(model.geometries.size());
+  int tested = 0;
+  for (int a = 0; a < geometries; ++a) {
+    const int la = model.geometries[a].link;
+    if (model.has_ground && pairs.allowed(la, kGround)) ++tested;
+    for (int b = a + 1; b < geometries; ++b) tested += pairs.allowed(la, model.geometries[b].link);
+  }
+  return tested * kMaxContactsPerPair;
 }
 
 /// v resized to n: the vector of that size parked in `parked` when there is one (v's present one parked in
@@ -143,6 +161,13 @@ ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), 
     }
     slot.held.setZero(static_cast<int>(spec.links.size()));
     slots_.push_back(std::move(slot));
+  }
+  // The ID's buffers sized by the contacts at the most the world can hold: a trot's feet first making a
+  // contact count once warm then allocate nothing for it (issue 16).
+  if (!slots_.empty()) {
+    const int most = most_contacts(model);
+    for (Slot& slot : slots_)
+      slot.controller.reserve(model.multibody.trees[slot.spec->tree].nv, most);
   }
 }
 

@@ -10,6 +10,28 @@
 
 namespace impetus {
 
+void EffortLimits::reserve(int na, int nv, int most_contacts) {
+  if (static_cast<int>(qd_des_by_size_.size()) < na + 1) qd_des_by_size_.resize(na + 1);
+  for (int free = 0; free <= na; ++free) {
+    qd_des_by_size_[free].resize(free);
+    InverseDynamicsSolution& round = round_by_size_(free);
+    round.tau.resize(free);
+    round.v_plus.resize(nv);
+    round.reserve_impulses(most_contacts);
+  }
+  reduced_.actuated.reserve(na);
+  kept_.tau.resize(na);
+  kept_.v_plus.resize(nv);
+  kept_.saturated.resize(na);
+  kept_.reserve_impulses(most_contacts);
+  bound_.resize(na);
+  state_.resize(na);
+  impulse_.resize(nv);
+  shift_.resize(nv);
+  v_star_.resize(nv);
+  seen_.reserve(static_cast<std::size_t>(1 + kMaxRoundsPerJoint * na) * na);
+}
+
 void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem,
                                ContactProblem& contact) {
   // (EL1): the held joints' impulses into v*, the free joints driven.
@@ -35,12 +57,10 @@ void EffortLimits::solve_round(InverseDynamicsSolver& solver, const InverseDynam
   }
   cp.solve_M(impulse_, shift_);
   v_star_ = cp.v_star + shift_;
-  contact.v_star.swap(v_star_);   // lent for the solve: the solver reads v* of (EL1)
-  reduced_.qd_des.swap(qd_des);
+  const Lent v_star(contact.v_star, v_star_);   // the solver reads v* of (EL1); the caller's comes back
+  const Lent qd_des_free(reduced_.qd_des, qd_des);
   round_ = &round_by_size_(free);   // its τ (|ℱ|) sized once per |ℱ|
   solver.solve(reduced_, *round_);
-  reduced_.qd_des.swap(qd_des);
-  contact.v_star.swap(v_star_);   // the caller's v*, the same vector it lent
 }
 
 void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, ContactProblem& contact,
@@ -128,8 +148,7 @@ void EffortLimits::solve(InverseDynamicsSolver& solver, const InverseDynamicsPro
     bool within = true;
     for (int a = 0; a < na; ++a) within = within && std::abs(solution.tau[a]) <= bound_[a];
     if (within) {
-      kept_.fit_impulses(solution.p_N.size());   // the sizes of the call: the copy reuses kept_'s storage
-      kept_ = solution;
+      kept_ = solution;   // into kept_'s storage (InverseDynamicsSolution's copy)
       have_kept = true;
     }
   }

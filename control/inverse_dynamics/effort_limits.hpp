@@ -49,8 +49,26 @@ class EffortLimits {
   /// no copy of the problem is made.
   void solve(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, ContactProblem& contact,
              InverseDynamicsSolution& solution);
+  /// Sizes the re-solves' buffers up front for na driven joints, nv coordinates and up to `most_contacts`
+  /// contacts (the most the model can make): a driven set or contact count first met once warm then
+  /// allocates nothing here (issue 16). Optional: without it the buffers are sized as met.
+  void reserve(int na, int nv, int most_contacts);
 
  private:
+  /// `lent` swapped into `slot` for the scope and back when it ends, exception or not: the caller's vector
+  /// (the same object) is always returned.
+  class Lent {
+   public:
+    Lent(Eigen::VectorXd& slot, Eigen::VectorXd& lent) : slot_(slot), lent_(lent) { slot_.swap(lent_); }
+    ~Lent() { slot_.swap(lent_); }
+    Lent(const Lent&) = delete;
+    Lent& operator=(const Lent&) = delete;
+
+   private:
+    Eigen::VectorXd& slot_;
+    Eigen::VectorXd& lent_;
+  };
+
   void solve_round(InverseDynamicsSolver& solver, const InverseDynamicsProblem& problem, ContactProblem& contact);
 
   // The re-solves' problem is problem.contact with v* of (EL1) swapped in (v_star_) and out again, not a copy:

@@ -129,8 +129,8 @@ bool IdLcpNoSlip::solve_projection(const ContactProblem& cp, bool with_p_rows, d
   // 4. Impulses from the multipliers.
   solution.fit_impulses(nc);
   solution.p_N = z_.head(nc);
-  solution.p_S.setZero(nc);
-  solution.p_T.setZero(nc);
+  solution.p_S.setZero();   // nc, fitted above
+  solution.p_T.setZero();
   for (int i = 0; i < nc; ++i) {
     if (indices_.s_position[i] >= 0) solution.p_S[i] = lambda_G_[indices_.s_position[i]];
     if (indices_.t_position[i] >= 0) solution.p_T[i] = lambda_G_[indices_.t_position[i]];

@@ -16,7 +16,8 @@ namespace impetus {
 
 struct InverseDynamicsSolution {
   Eigen::VectorXd tau;                 // (na) actuator impulse (N·m·s or N·s); torque = τ/dt
-  Eigen::VectorXd p_N, p_S, p_T;       // (nc) predicted contact impulses (N·s) along n, t1, t2
+  VectorView p_N{nullptr, 0}, p_S{nullptr, 0}, p_T{nullptr, 0};   // (nc) predicted contact impulses (N·s)
+                                       // along n, t1, t2: views of grow-only storage (fit_impulses)
   Eigen::VectorXd v_plus;              // (nv) predicted v⁺ of the island
   SolverStatistics stats;              // status (Solved / Fallback / Failed), iterations, message
   int fallbacks = 0;                   // fallbacks taken in this call
@@ -24,34 +25,44 @@ struct InverseDynamicsSolution {
                                        // 0 driven (effort_limits.hpp)
   int effort_rounds = 1;               // solves of the call (1 + the effort limits' re-solves)
 
-  /// Sizes p_N, p_S, p_T to nc with the vectors of that size kept here (a trot's held contacts come and go,
-  /// and Eigen reallocates at every change of size). When nc is the most met, a vector of every size below it
-  /// is parked too: a contact count first met once warm then allocates nothing (issue 16). Contents
-  /// unspecified after.
+  InverseDynamicsSolution() = default;
+  /// A copy holds the values in storage of its own (the views never point into another solution's).
+  InverseDynamicsSolution(const InverseDynamicsSolution& other) { *this = other; }
+  InverseDynamicsSolution& operator=(const InverseDynamicsSolution& other) {
+    if (this == &other) return *this;
+    tau = other.tau;
+    fit_impulses(other.p_N.size());
+    p_N = other.p_N;
+    p_S = other.p_S;
+    p_T = other.p_T;
+    v_plus = other.v_plus;
+    stats = other.stats;
+    fallbacks = other.fallbacks;
+    saturated = other.saturated;
+    effort_rounds = other.effort_rounds;
+    return *this;
+  }
+
+  /// Sizes p_N, p_S, p_T to nc: views of the first nc entries of storage grown only (a trot's held contacts
+  /// come and go, and an Eigen vector reallocates at every change of size), so no contact count up to the
+  /// storage's allocates (issue 16). Contents unspecified after.
   void fit_impulses(Eigen::Index nc) {
-    if (nc > parked_.most) {
-      for (Eigen::Index n = 0; n <= nc; ++n) {
-        parked_.p_N.park(p_N, n, 1);
-        parked_.p_S.park(p_S, n, 1);
-        parked_.p_T.park(p_T, n, 1);
-      }
-      parked_.most = nc;
-    }
-    parked_.p_N.fit(p_N, nc, 1);
-    parked_.p_S.fit(p_S, nc, 1);
-    parked_.p_T.fit(p_T, nc, 1);
+    grow(p_N, p_N_storage_, nc);
+    grow(p_S, p_S_storage_, nc);
+    grow(p_T, p_T_storage_, nc);
+  }
+  /// Storage for up to `most` contacts (the most the model can make: ControlStage), so that a contact count
+  /// first met once warm allocates nothing either. The present contents are kept only when no storage grows.
+  void reserve_impulses(Eigen::Index most) {
+    const Eigen::Index nc = p_N.size();
+    if (p_N_storage_.size() < most) p_N_storage_.resize(most);
+    if (p_S_storage_.size() < most) p_S_storage_.resize(most);
+    if (p_T_storage_.size() < most) p_T_storage_.resize(most);
+    fit_impulses(nc);   // re-pointed: a resize moved the storage
   }
 
  private:
-  /// The impulse vectors at the other sizes: storage, not value (a copy of a solution keeps its own).
-  struct Parked {
-    Parked() = default;
-    Parked(const Parked&) {}
-    Parked& operator=(const Parked&) { return *this; }
-    ParkedByShape<Eigen::VectorXd> p_N, p_S, p_T;
-    Eigen::Index most = -1;   // the most contacts parked for, or −1
-  };
-  Parked parked_;
+  Eigen::VectorXd p_N_storage_, p_S_storage_, p_T_storage_;   // (≥ nc) the views' storage
 };
 
 class InverseDynamicsSolver {

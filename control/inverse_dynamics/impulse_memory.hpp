@@ -30,7 +30,7 @@ struct PredictionMemory {
   /// allocates nothing here; the node of a contact gone is kept aside and given to the next new one, so a
   /// trot's contact sets allocate nothing either once as many contacts were held at once (issue 16). What the
   /// memory holds is the same either way.
-  void remember(const ContactProblem& cp, const Eigen::VectorXd& p) {
+  void remember(const ContactProblem& cp, const Eigen::Ref<const Eigen::VectorXd>& p) {
     const int n = std::min(cp.nc, static_cast<int>(cp.keys.size()));
     // Room in spare for every node (those of p_N and those already spare), so that the moves below never
     // reallocate; made when a node is (below), so this one acts only after a copy or restore of the memory.
