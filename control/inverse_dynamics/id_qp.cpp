@@ -88,10 +88,10 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
   gp_.setZero();
   if (na == 0) return;
   // (QP5): p^I_A = −(N_A M⁻¹N_Aᵀ)⁻¹(N_A v*(τ) + φ_A/dt), κ = 1ᵀp^I_A, v*(τ) = v* + M⁻¹Pᵀ(τ_c + T_z z).
-  Eigen::MatrixXd &S = S_(na, na), &NMPt = NMPt_(na, elimination_.na());
-  Eigen::VectorXd& r = r_(na);
+  auto& S = S_(na, na), &NMPt = NMPt_(na, elimination_.na());
+  auto& r = r_(na);
   const Eigen::VectorXd& v_c = elimination_.v_c();   // v* + M⁻¹Pᵀτ_c
-  Eigen::RowVectorXd& Ni = Ni_(1, elimination_.nv());
+  auto& Ni = Ni_(1, elimination_.nv());
   for (int i = 0; i < na; ++i) {
     Ni = elimination_.J().row(a[i]);
     for (int j = 0; j < na; ++j) S(i, j) = Ni.dot(Y.col(a[j]));
@@ -100,12 +100,12 @@ void IdQp::linearize_budget(const ContactProblem& cp, const std::vector<char>& a
   }
   Eigen::LDLT<Eigen::MatrixXd>& ldlt = ldlt_(na);
   ldlt.compute(0.5 * (S + S.transpose()));
-  Eigen::VectorXd& u = u_(na);
+  auto& u = u_(na);
   u = ldlt.solve(Eigen::VectorXd::Ones(na));
   kappa_c_ = -u.dot(r);
-  Eigen::RowVectorXd& uN = uN_(1, NMPt.cols());
+  auto& uN = uN_(1, NMPt.cols());
   uN.noalias() = u.transpose() * NMPt;
-  Eigen::RowVectorXd& uNT = uNT_(1, elimination_.T_tau().cols());
+  auto& uNT = uNT_(1, elimination_.T_tau().cols());
   uNT.noalias() = uN * elimination_.T_tau();
   gp_ = -uNT.transpose();
   g_.noalias() = edges_.B.transpose() * gp_;
@@ -196,7 +196,7 @@ void IdQp::assemble_stage_one(const ContactProblem& cp, const Eigen::VectorXd& c
   q_.setZero();
   q_.head(nz) = c;
   if (nc > 0) {
-    Eigen::VectorXd& Nv = Jv_(nc);
+    auto& Nv = Jv_(nc);
     Nv.noalias() = elimination_.J().topRows(nc) * elimination_.v_c();
     q_.segment(nz, nc) = Nv + cp.phi / cp.dt;
   }
@@ -208,22 +208,22 @@ double IdQp::phase_one(const ContactProblem& cp, const Eigen::VectorXd& tau, std
   active.assign(nc, 0);
   if (nc == 0) return 0;
   const Eigen::MatrixXd& Y = elimination_.Minv_Jt();
-  Eigen::MatrixXd& A = A_phase_(nc, nc);
+  auto& A = A_phase_(nc, nc);
   A.noalias() = elimination_.J().topRows(nc) * Y.leftCols(nc);
-  Eigen::VectorXd& v_star = v_star_(cp.v_star.size());
+  auto& v_star = v_star_(cp.v_star.size());
   v_star = cp.v_star;
   if (tau.size() > 0) {
-    Eigen::VectorXd& Mt = tmp_q_(v_star.size());
+    auto& Mt = tmp_q_(v_star.size());
     Mt.noalias() = elimination_.Minv_Pt() * tau;
     v_star += Mt;
   }
-  Eigen::VectorXd& Nv = Jv_(nc);
+  auto& Nv = Jv_(nc);
   Nv.noalias() = elimination_.J().topRows(nc) * v_star;
-  Eigen::VectorXd& q = q_phase_(nc);
+  auto& q = q_phase_(nc);
   q = Nv + cp.phi / cp.dt;
-  Eigen::VectorXd& p = p_phase_(nc);
+  auto& p = p_phase_(nc);
   p.setZero();
-  Eigen::MatrixXd& A_sym = A_sym_(nc, nc);
+  auto& A_sym = A_sym_(nc, nc);
   A_sym = 0.5 * (A + A.transpose());
   lemke_.solve(A_sym, q, p);
   const double largest = p.cwiseAbs().maxCoeff();
@@ -389,13 +389,13 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
 
   times_B(edges_, elimination_.D(), DB_, DB_sizes_);
   B_transpose_times(edges_, DB_, H_, H_sizes_);
-  Eigen::MatrixXd& H_sym = H_sym_(nz, nz);
+  auto& H_sym = H_sym_(nz, nz);
   H_sym = H_ + H_.transpose();
   H_ = 0.5 * H_sym;
   Eigen::MatrixXd& NY = NY_(nc, elimination_.Minv_Jt().cols());
   NY.noalias() = elimination_.J().topRows(nc) * elimination_.Minv_Jt();
   times_B(edges_, NY, F_N_, F_N_sizes_);
-  Eigen::VectorXd& Jv = Jv_(elimination_.J().rows());
+  auto& Jv = Jv_(elimination_.J().rows());
   Jv.noalias() = elimination_.J() * elimination_.v_c();
   Eigen::VectorXd& c = c_(nz);
   c.noalias() = edges_.B.transpose() * Jv;
@@ -437,13 +437,13 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     std::vector<char>& active = active_;
     active.assign(nc, 0);
     if (nc > 0) {
-      Eigen::VectorXd& pn = pn_(nc);
+      auto& pn = pn_(nc);
       pn.setZero();
-      Eigen::VectorXd& Nv = Jv_(nc);
+      auto& Nv = Jv_(nc);
       Nv.noalias() = elimination_.J().topRows(nc) * elimination_.v_c();
-      Eigen::VectorXd& qn = qn_(nc);
+      auto& qn = qn_(nc);
       qn = Nv + cp.phi / cp.dt;
-      Eigen::MatrixXd& D_N = D_N_(nc, nc);
+      auto& D_N = D_N_(nc, nc);
       D_N = elimination_.D().topLeftCorner(nc, nc);
       const LemkeResult r = lemke_.solve(D_N, qn, pn);
       solution.stats.iterations += r.pivots;
@@ -594,7 +594,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   const int nz = edges_.nz(), nc = edges_.nc, nm = static_cast<int>(edges_.A_mu.rows());
   const int k = edges_.k;
   const int na = static_cast<int>(elimination_.T_tau().rows());
-  Eigen::VectorXd& Tp = tmp_a_(na);
+  auto& Tp = tmp_a_(na);
   Tp.noalias() = elimination_.T_tau() * p_;
   report_.tau_norm_stage_one = (elimination_.tau_c() + Tp).norm();
 
@@ -606,7 +606,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   std::vector<char>& has_friction = has_friction_;
   has_friction.assign(nc, 0);
   for (int f : edges_.friction_contact) has_friction[f] = 1;
-  Eigen::VectorXd& p0 = p0_(3 * nc);
+  auto& p0 = p0_(3 * nc);
   p0.setZero();
   for (int c = 0; c < nc; ++c)
     for (int t = 0; t < 3; ++t) p0[t * nc + group[c]] += p_[t * nc + c];
@@ -615,7 +615,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   for (int c = 0; c < nc; ++c)
     for (int t = 0; t < 3; ++t) p0[t * nc + c] /= copies[group[c]];
   Tp.noalias() = elimination_.T_tau() * p0;
-  Eigen::VectorXd& tau0 = tau0_(na);
+  auto& tau0 = tau0_(na);
   tau0 = elimination_.tau_c() + Tp;
 
   // The components of p that exist on the representatives: every normal, tangents only where μ > 0.
@@ -650,23 +650,23 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
 
   // The gap row (QP7): [z; y]ᵀ(A [z; y] + q) along the face is ℓᵀz + const with Stage I's multipliers y,
   // and ℓ = Bᵀℓ_p: ℓ_p = (B Bᵀ)⁻¹B ℓ, B Bᵀ diagonal (1 on N rows, k/2 on S, T rows with edges).
-  Eigen::VectorXd& y_mu = y_mu_(nm);
+  auto& y_mu = y_mu_(nm);
   y_mu = x_.segment(nz + nc, nm);
   const double y_b = x_[nz + nc + nm];
-  Eigen::VectorXd& wq = wq_(A_.rows());
+  auto& wq = wq_(A_.rows());
   wq.noalias() = A_ * x_;
   wq += q_;
-  Eigen::VectorXd& ell = ell_(nz);
+  auto& ell = ell_(nz);
   ell = wq.head(nz);
   if (nm > 0) {
-    Eigen::VectorXd& Ay = tmp_n_(nz);
+    auto& Ay = tmp_n_(nz);
     Ay.noalias() = A_.block(nz + nc, 0, nm, nz).transpose() * y_mu;
     ell += Ay;
   }
   ell += y_b * A_.block(nz + nc + nm, 0, 1, nz).transpose();
-  Eigen::VectorXd& ell_p = ell_p_(3 * nc);
+  auto& ell_p = ell_p_(3 * nc);
   ell_p.noalias() = edges_.B * ell;
-  Eigen::VectorXd& BBt = BBt_(3 * nc);
+  auto& BBt = BBt_(3 * nc);
   BBt = edges_.B.rowwise().squaredNorm();
   for (int i = 0; i < 3 * nc; ++i) ell_p[i] = BBt[i] > 0 ? ell_p[i] / BBt[i] : 0.0;
   const double tolerance = lemke_.options().tolerance;
@@ -675,7 +675,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
 
   // (QP3) in w as least squares (QP10): ½‖τ₀ + T_τ Z w‖² + ½ε‖p₀ + Z w‖² = ½‖A_w w − b_w‖² + const,
   // rows C w + d ≥ 0.
-  Eigen::MatrixXd& TZ = TZ_(na, dim);
+  auto& TZ = TZ_(na, dim);
   TZ.noalias() = elimination_.T_tau() * Z;
   const double epsilon = kStageTwoRegularization * std::max(TZ.squaredNorm() / dim, 1e-300);
   const double root_epsilon = std::sqrt(epsilon);
@@ -683,7 +683,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   Aw << TZ, root_epsilon * Z;
   Eigen::VectorXd& bw = bw_(na + 3 * nc);
   bw << -tau0, -root_epsilon * p0;
-  Eigen::VectorXd& budget_row = budget_row_(gp_.size());
+  auto& budget_row = budget_row_(gp_.size());
   budget_row = gp_;
   budget_row.head(nc).array() -= 1;
   std::vector<int>& facets = facets_;   // the representatives' facet rows of A_facet
@@ -702,8 +702,8 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   }
   if (region) phase_one_region(cp);
   const int nC = nc + nfa + 2 + (region ? nc : 0);
-  Eigen::MatrixXd& C = C_(nC, dim);
-  Eigen::VectorXd& d = d_(nC);
+  auto& C = C_(nC, dim);
+  auto& d = d_(nC);
   int rows = 0;
   for (int c = 0; c < nc; ++c)
     if (group[c] == c) {
@@ -723,7 +723,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   d[rows++] = std::max(kappa_c_ + budget_row.dot(p0), 0.0);
   // The gap row in impulse units like the others: divided by the LCP's velocity scale ‖q‖∞.
   const double v_ref = std::max(q_.cwiseAbs().maxCoeff(), 1e-300);
-  Eigen::RowVectorXd& ell_Z = row_(1, dim);
+  auto& ell_Z = row_(1, dim);
   ell_Z.noalias() = ell_p.transpose() * Z;
   C.row(rows) = -ell_Z / v_ref;
   d[rows++] = delta / v_ref;
@@ -758,14 +758,14 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
     stats.message = "Stage II: " + result.reason + "; Stage I kept";
     return false;
   }
-  Eigen::VectorXd& Zw = tmp_q_(3 * nc);
+  auto& Zw = tmp_q_(3 * nc);
   Zw.noalias() = Z * w;
   Eigen::VectorXd& p2 = p2_(3 * nc);
   p2 = p0 + Zw;
   const double bound = kStageTwoFeasibility * std::max(p0.cwiseAbs().maxCoeff(), 1e-300);
   bool outside = p2.head(nc).minCoeff() < -bound;
   if (!outside && edges_.A_facet.rows() > 0) {
-    Eigen::VectorXd& facet = tmp_f_(edges_.A_facet.rows());
+    auto& facet = tmp_f_(edges_.A_facet.rows());
     facet.noalias() = edges_.A_facet * p2;
     outside = facet.minCoeff() < -bound;
   }

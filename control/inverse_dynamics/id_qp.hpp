@@ -303,11 +303,14 @@ class IdQp final : public InverseDynamicsSolver {
   std::vector<int> group_;                   // (QP9)
   std::vector<std::vector<char>> visited_;   // phase I's active sets solved in this call (QP8)
 
-  // Issue 16, no allocation once warm: the members above and every temporary of a call live in buffers kept
-  // with their objects of each size met (the trot's contacts and the effort limits' driven joints change the
-  // sizes every few steps); each statement computes what it computed into a fresh object, in the same order.
+  // Issue 16, no allocation once warm: the members above live in buffers kept with their objects of each
+  // size met, and every temporary of a call is a view of storage grown only (the trot's contacts and the
+  // effort limits' driven joints change the sizes every few steps: storage kept per shape allocated for each
+  // shape first met once warm); each statement computes what it computed into a fresh object, in the same
+  // order (a view has a fresh object's layout and alignment: contact/solvers/grow_only.hpp).
+  // The temporaries handed to functions that take a plain object stay plain, kept per shape met.
   template <class Plain>
-  struct Scratch {
+  struct PlainScratch {
     Plain x;
     ParkedByShape<Plain> sizes;
     Plain& operator()(Eigen::Index rows, Eigen::Index cols = 1) {
@@ -315,13 +318,26 @@ class IdQp final : public InverseDynamicsSolver {
       return x;
     }
   };
+  template <class Plain>
+  struct Scratch {
+    using View = Eigen::Map<Plain, Eigen::AlignedMax>;
+    Eigen::Matrix<typename Plain::Scalar, Eigen::Dynamic, 1> storage;   // the largest rows·cols met
+    View x{nullptr, Plain::RowsAtCompileTime == 1 ? 1 : 0, Plain::ColsAtCompileTime == 1 ? 1 : 0};
+    /// The rows×cols temporary; contents unspecified.
+    View& operator()(Eigen::Index rows, Eigen::Index cols = 1) {
+      if (storage.size() < rows * cols) storage.resize(rows * cols);
+      new (&x) View(storage.data(), rows, cols);
+      return x;
+    }
+  };
   ParkedByShape<Eigen::MatrixXd> H_sizes_, DB_sizes_, F_N_sizes_, A_sizes_, TB_sizes_;
   ParkedByShape<Eigen::VectorXd> q_sizes_, x_sizes_, p_sizes_, g_sizes_, gp_sizes_, tau_z_sizes_, certificate_w_sizes_,
       certificate_q_sizes_;
-  Scratch<Eigen::MatrixXd> S_, NMPt_, A_phase_, A_sym_, D_N_, H_sym_, NY_, Jt_, Z_, TZ_, Aw_, C_, C_kept_;
+  Scratch<Eigen::MatrixXd> S_, NMPt_, A_phase_, A_sym_, D_N_, H_sym_, TZ_, C_;
+  PlainScratch<Eigen::MatrixXd> NY_, Jt_, Z_, Aw_, C_kept_;
   Eigen::MatrixXd Zm_;   // sized by undriven_impulse_kernel
-  Scratch<Eigen::VectorXd> mu_, r_, u_, v_star_, tmp_q_, q_phase_, p_phase_, Jv_, c_, pn_, qn_, z_, p0_, tau0_, y_mu_,
-      wq_, ell_, ell_p_, BBt_, bw_, budget_row_, d_, d_kept_, w_, p2_, tau2_, tmp_n_, tmp_a_, tmp_f_;
+  Scratch<Eigen::VectorXd> r_, u_, v_star_, tmp_q_, q_phase_, p_phase_, Jv_, pn_, qn_, p0_, tau0_, y_mu_, wq_, ell_, ell_p_, BBt_, budget_row_, d_, tmp_n_, tmp_a_, tmp_f_;
+  PlainScratch<Eigen::VectorXd> mu_, c_, z_, bw_, d_kept_, w_, p2_, tau2_;
   Scratch<Eigen::RowVectorXd> Ni_, uN_, uNT_, row_;
   BySize<Eigen::LDLT<Eigen::MatrixXd>> ldlt_;
   UndrivenKernelWorkspace kernel_;

@@ -128,11 +128,11 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
            "rows grown past the most nonzeros met (the controller's problem 4, the assembly's 6, stewart_trinkle's "
            "products 5), the control stage's and controller's vectors (4)";
   if (replay == "links_trot" && controller == "id_qp_coulomb")
-    return "measured 1.9 per step (38 in 20 steps, 2026-11-28 07:05 trace on AMD EPYC; 93 before the impulses became "
-           "views of storage reserved for the most contacts the world can hold and the effort limits' rounds were "
-           "reserved for every driven set): stewart_trinkle's dense path: the warm start's ColPivHouseholderQR (6) "
-           "and COD (2) per basis size and the stacked rows per row count (3); IdQp::stage_two's ColPivHouseholderQR "
-           "and undriven_impulse_kernel's per shape (15); IdQp's per-shape scratch in solve and set_loop (12)";
+    return "measured 1.3 per step (26 in 20 steps, 2026-11-28 07:38 trace on AMD EPYC; 93 before the impulses became "
+           "views of storage reserved for the most contacts the world can hold, the effort limits' rounds were "
+           "reserved for every driven set and IdQp's temporaries became views of grow-only storage): stewart_trinkle's "
+           "dense path: the warm start's ColPivHouseholderQR (6) and COD (2) per basis size and the stacked rows per "
+           "row count (3); IdQp::stage_two's ColPivHouseholderQR and undriven_impulse_kernel's per shape (15)";
   return "";
 }
 
