@@ -43,19 +43,26 @@ Eigen::Isometry3d base_pose(const MultibodyModel& mb, int tree, const Eigen::Vec
   return X;
 }
 
+/// The most contacts the ID's buffers are reserved for: they are 3 (na + 3) vectors of this many doubles per
+/// controller (effort_limits.hpp), so a world that can hold more (a robot beside a pile of bodies: the bound
+/// below grows with the square of the geometries) has them grown as its contacts are met instead.
+constexpr int kMostReservedContacts = 1024;
+
 /// The most contacts the world can hold at once, the bound of an ID problem's contact count: every geometry
-/// pair the collision stage may test (the ground's included) at kMaxContactsPerPair points each.
+/// pair the collision stage may test (the ground's included) at kMaxContactsPerPair points each; at most
+/// kMostReservedContacts.
 int most_contacts(const WorldModel& model) {
   const CollisionFilter filter = collision_filter(model);
   const PairFilter pairs(filter);
   const int geometries = static_cast<int>(model.geometries.size());
+  const int most_pairs = kMostReservedContacts / kMaxContactsPerPair;
   int tested = 0;
-  for (int a = 0; a < geometries; ++a) {
+  for (int a = 0; a < geometries && tested < most_pairs; ++a) {
     const int la = model.geometries[a].link;
     if (model.has_ground && pairs.allowed(la, kGround)) ++tested;
-    for (int b = a + 1; b < geometries; ++b) tested += pairs.allowed(la, model.geometries[b].link);
+    for (int b = a + 1; b < geometries && tested < most_pairs; ++b) tested += pairs.allowed(la, model.geometries[b].link);
   }
-  return tested * kMaxContactsPerPair;
+  return std::min(tested, most_pairs) * kMaxContactsPerPair;
 }
 
 /// v resized to n: the vector of that size parked in `parked` when there is one (v's present one parked in
