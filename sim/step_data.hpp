@@ -20,6 +20,8 @@
 
 namespace impetus {
 
+class CollisionDetector;
+
 /// Seconds spent in each stage of one step (or summed over a run).
 struct StageTimes {
   double kinematics = 0, collision = 0, control = 0, dynamics = 0, assembly = 0, contact = 0, integration = 0,
@@ -111,7 +113,7 @@ struct RecoveryScratch {
     std::uint64_t pass = 0;
   };
   std::vector<DisplacementSource> displacement_source;   // (geometries)
-  const void* displacement_detector = nullptr;           // the detector whose placements these are
+  const CollisionDetector* displacement_detector = nullptr;   // the detector whose placements these are
   ContactSet contacts;                    // the contacts at q⁺
   std::vector<int> rows;                  // those that take part in (R3)
   std::vector<RecoveryLimitRow> limits;   // the joint-limit rows of (R7)
