@@ -1,7 +1,7 @@
 // The collision stage (DESIGN.md step 2).
 //
 //   1. poses        X_WG = X_WL[link] · X_LG for every geometry; its tight world box, grown by margin/2
-//                   + s_g on every side, becomes its FCL bounding box, so two boxes overlap exactly
+//                   + s_g on every side, becomes its broad-phase box, so two boxes overlap exactly
 //                   when the shapes' boxes are closer than the pair's margin m_ab = margin + s_a + s_b.
 //                   Given LinkWrites, a geometry whose link is unwritten since the last detect() is not
 //                   placed again: X_WG, the box and s_g are functions of X_WL[link], V_WL[link] and the
@@ -19,9 +19,9 @@
 // turn, O(dt²|ω|²·r)) and speeds gained from other forces or impacts within the step, which the
 // penetration recovery of sim/penetration_recovery.hpp removes. Pairs farther apart than m_ab cost
 // nothing beyond the broad phase.
-//   2. broad phase  FCL dynamic AABB trees: one for movable geometries, one for immovable ones
-//                   (rebuilt only when they are moved); candidates = movable × movable ∪ movable ×
-//                   immovable, filtered (PairFilter), sorted by geometry index.
+//   2. broad phase  sort and sweep (broad_phase.hpp) over the posed geometries' boxes: candidates = the
+//                   overlapping pairs of movable × movable ∪ movable × immovable, sorted by geometry
+//                   index, filtered (PairFilter); unless no box moved since the last.
 //   3. narrow phase per geometry a in index order: its ground contacts (closed form,
 //                   ground_contacts.hpp, or the height map's, height_field.hpp), then its pairs (a, b > a): convex pairs by FCL's queries
 //                   and the manifold builder (manifold.hpp), pairs with a non-convex mesh by FCL alone
@@ -40,6 +40,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "collision/broad_phase.hpp"
 #include "collision/collision_shape.hpp"
 #include "collision/contact_reduction.hpp"
 #include "collision/fcl_adapter.hpp"
@@ -50,41 +51,8 @@
 namespace impetus {
 namespace {
 
-// An FCL object whose world bounding box we set ourselves (tight and grown by the margin), instead
-// of FCL's own (a cube around the bounding sphere when rotated).
-class BoundedObject : public fcl::CollisionObjectd {
- public:
-  using fcl::CollisionObjectd::CollisionObjectd;
-  void set_world_bounds(const Eigen::AlignedBox3d& box) {
-    aabb.min_ = box.min();
-    aabb.max_ = box.max();
-  }
-};
-
-int index_of(const fcl::CollisionObjectd* o) {
-  return static_cast<int>(reinterpret_cast<std::intptr_t>(o->getUserData()));
-}
-
-// A candidate pair a < b as one sortable key: a in the high half.
-using PairKey = std::uint64_t;
-PairKey pair_key(int a, int b) { return (static_cast<PairKey>(a) << 32) | static_cast<std::uint32_t>(b); }
-int first_of(PairKey k) { return static_cast<int>(k >> 32); }
-int second_of(PairKey k) { return static_cast<int>(k & 0xffffffffu); }
-
-struct BroadPhaseData {
-  const PairFilter* filter;
-  const std::vector<int>* link;
-  const std::vector<char>* posed;                   // per geometry: its pose is finite
-  std::vector<PairKey>* candidates;
-};
-
-bool collect_candidate(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* data) {
-  auto& d = *static_cast<BroadPhaseData*>(data);
-  int a = index_of(o1), b = index_of(o2);
-  if (a > b) std::swap(a, b);
-  if ((*d.posed)[a] && (*d.posed)[b] && d.filter->allowed((*d.link)[a], (*d.link)[b]))
-    d.candidates->push_back(pair_key(a, b));
-  return false;                                     // never stop early
+bool same_box(const Eigen::AlignedBox3d& a, const Eigen::AlignedBox3d& b) {
+  return (a.min().array() == b.min().array()).all() && (a.max().array() == b.max().array()).all();
 }
 
 }  // namespace
@@ -102,20 +70,19 @@ struct CollisionDetector::Impl {
   std::vector<int> link;
   std::vector<Eigen::Isometry3d> X_LG;
   std::vector<CollisionShape> shape;
-  std::vector<std::unique_ptr<BoundedObject>> object;
+  std::vector<std::unique_ptr<fcl::CollisionObjectd>> object;
   std::vector<std::shared_ptr<fcl::CollisionGeometryd>> core;   // swept shapes' cores (make_fcl_core), else null
   std::vector<int> movable_geometries, fixed_geometries;
-
-  fcl::DynamicAABBTreeCollisionManagerd movable_tree, fixed_tree;
-  bool fixed_tree_current = false;
+  std::vector<char> movable;                        // per geometry: on a link not welded to the world
+  bool fixed_placed = false;                        // the immovable geometries were placed at least once
 
   // Per-step scratch, reused.
-  std::vector<Eigen::Isometry3d> X_WG;
-  std::vector<Eigen::AlignedBox3d> bounds_W;
-  std::vector<char> posed;                          // X_WG is finite
-  std::vector<double> sweep;                        // s_g (m): how far g can move within the step
-  std::vector<std::uint64_t> placements;            // how many times place(g) ran (GeometryReach::placement)
+  std::vector<GeometryReach> reaches;               // what reach(g) answers: X_WG, its box's sphere, s_g, ...
+  std::vector<Eigen::AlignedBox3d> bounds_W;        // tight world boxes
+  std::vector<Eigen::AlignedBox3d> grown_W;         // the broad phase's: bounds_W grown by margin/2 + s_g
   std::vector<std::uint64_t> placed_writes;         // the write count of g's link (LinkWrites) at its last place(g)
+  std::vector<int> listed;                          // the posed geometries, given to the broad phase
+  SweepAndPrune broad_phase;
   std::vector<PairKey> candidates;
   bool boxes_moved = true;                          // some box changed since the candidates were found
   std::vector<PairContact> points;
@@ -129,58 +96,63 @@ struct CollisionDetector::Impl {
 
   // The write count of g's link in this detect()'s LinkWrites (0 without).
   std::uint64_t writes_of(int g) const {
-    return writes.count ? (*writes.count)[(*writes.group_of_link)[link[g]]] : 0;
+    return writes.count ? (*writes.count)[writes.group(link[g])] : 0;
   }
 
   // Whether place(g) would compute what it computed last for every geometry whose link is unwritten: this
   // detect()'s poses, motion and write counts are those of the last, which placed every geometry with them
   // (a detect() without LinkWrites, the recovery's at q⁺, breaks the chain: its successor places them all).
   bool placed_with(const std::vector<Eigen::Isometry3d>& X_WL_now, const LinkMotion& m, const LinkWrites& w) const {
-    return w.count != nullptr && w.count == writes.count && w.group_of_link == writes.group_of_link &&
+    return w.count != nullptr && w.count == writes.count && w.group_of_link == writes.group_of_link && w.stride == writes.stride &&
            &X_WL_now == X_WL && m.V_WL == motion.V_WL && std::bit_cast<std::uint64_t>(m.dt) == std::bit_cast<std::uint64_t>(motion.dt) &&
            std::bit_cast<std::uint64_t>(m.speed_gain) == std::bit_cast<std::uint64_t>(motion.speed_gain);
   }
 
   void place(int g, const std::vector<Eigen::Isometry3d>& X_WL) {
-    ++placements[g];
+    GeometryReach& r = reaches[g];
+    ++r.placement;
     placed_writes[g] = writes_of(g);
-    X_WG[g] = X_WL[link[g]] * X_LG[g];
+    r.X_WG = X_WL[link[g]] * X_LG[g];
     // A pose that is not finite (a diverged state, which the stepper reports) gives no contacts and
-    // must not reach FCL: a point box at the origin, filtered out of the broad phase.
-    const char was_posed = posed[g];
-    posed[g] = X_WG[g].matrix().allFinite();
-    if (posed[g] != was_posed) boxes_moved = true;
-    if (!posed[g]) {
+    // must not reach FCL: a point box at the origin, left out of the broad phase.
+    const bool was_posed = r.posed;
+    r.posed = r.X_WG.matrix().allFinite();
+    if (r.posed != was_posed) boxes_moved = true;
+    if (!r.posed) {
       object[g]->setTransform(Eigen::Isometry3d::Identity());
       bounds_W[g] = Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+      r.centre.setZero();
+      r.radius = 0;
+      r.sweep = 0;
       set_box(g, bounds_W[g]);
       return;
     }
-    object[g]->setTransform(X_WG[g]);
-    bounds_W[g] = world_bounds(shape[g], X_WG[g]);
-    sweep[g] = reach(g);
+    object[g]->setTransform(r.X_WG);
+    bounds_W[g] = world_bounds(shape[g], r.X_WG);
+    r.centre = bounds_W[g].center();
+    r.radius = 0.5 * bounds_W[g].diagonal().norm();
+    r.sweep = sweep_of(g, r);
     Eigen::AlignedBox3d grown = bounds_W[g];
-    grown.min().array() -= 0.5 * margin + sweep[g];
-    grown.max().array() += 0.5 * margin + sweep[g];
+    grown.min().array() -= 0.5 * margin + r.sweep;
+    grown.max().array() += 0.5 * margin + r.sweep;
     set_box(g, grown);
   }
 
   // The broad phase's answer is a function of the boxes (and which poses are finite) alone: while
   // every box is bitwise the last step's, so are the candidates (a resting scene's usual step).
   void set_box(int g, const Eigen::AlignedBox3d& box) {
-    const fcl::AABBd& last = object[g]->getAABB();
-    if (!(last.min_.array() == box.min().array()).all() || !(last.max_.array() == box.max().array()).all())
-      boxes_moved = true;
-    object[g]->set_world_bounds(box);
+    if (!same_box(grown_W[g], box)) boxes_moved = true;
+    grown_W[g] = box;
   }
 
-  // s_g of the header: dt·(|v_O + ω × c| + |ω|·r + Δv); 0 without motion or for a state not finite.
-  double reach(int g) const {
+  // s_g of the header: dt·(|v_O + ω × c| + |ω|·r + Δv), c and r those of g's reach; 0 without motion or for a
+  // state not finite.
+  double sweep_of(int g, const GeometryReach& reach) const {
     if (!motion.V_WL || link[g] >= static_cast<int>(motion.V_WL->size())) return 0;
     const Eigen::Matrix<double, 6, 1>& V = (*motion.V_WL)[link[g]];
     const Eigen::Vector3d omega = V.head<3>(), v_O = V.tail<3>();
-    const Eigen::Vector3d c = bounds_W[g].center();
-    const double r = 0.5 * bounds_W[g].diagonal().norm();
+    const Eigen::Vector3d& c = reach.centre;
+    const double r = reach.radius;
     const double s = motion.dt * ((v_O + omega.cross(c)).norm() + omega.norm() * r + motion.speed_gain);
     return std::isfinite(s) ? s : 0;
   }
@@ -203,31 +175,39 @@ struct CollisionDetector::Impl {
   }
 
   void ground_pair(int a, ContactSet& contacts) {
-    const double m = margin + sweep[a];
+    const GeometryReach& r = reaches[a];
+    const double m = margin + r.sweep;
     const double top = terrain ? std::max(0.0, terrain->max_height()) : 0.0;
-    if (!has_ground || !posed[a] || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > top + m) return;
+    if (!has_ground || !r.posed || !filter.allowed(link[a], kGround) || bounds_W[a].min().z() > top + m) return;
+    const Eigen::Isometry3d& X_WG_a = r.X_WG;
     points.clear();
     if (terrain && shape[a].convex) {
-      height_field_contacts(*terrain, shape[a].convex_shape, X_WG[a], m, points);
+      height_field_contacts(*terrain, shape[a].convex_shape, X_WG_a, m, points);
     } else if (terrain) {
-      height_field_contacts(*terrain, shape[a].ground_points, X_WG[a], m, points);
+      height_field_contacts(*terrain, shape[a].ground_points, X_WG_a, m, points);
     } else if (shape[a].convex) {
-      ground_contacts(shape[a].convex_shape, X_WG[a], m, points);
+      ground_contacts(shape[a].convex_shape, X_WG_a, m, points);
     } else {
-      ground_contacts(shape[a].ground_points, X_WG[a], m, points);
+      ground_contacts(shape[a].ground_points, X_WG_a, m, points);
     }
     emit(a, kGround, contacts);
   }
 
   void geometry_pair(int a, int b, ContactSet& contacts) {
-    const double margin = this->margin + sweep[a] + sweep[b];   // m_ab
+    const double margin = this->margin + reaches[a].sweep + reaches[b].sweep;   // m_ab
     points.clear();
     if (shape[a].convex && shape[b].convex) {
-      const PosedShape A{&shape[a].convex_shape, X_WG[a]}, B{&shape[b].convex_shape, X_WG[b]};
-      NormalHint hint;
-      if (!ManifoldBuilder::normal_from_cores(A, B) && !fcl_query.query(*object[a], *object[b], margin, hint)) return;
-      FclSeparation oracle(fcl_query, *object[a], *object[b], core[a].get(), core[b].get());
-      manifold.build(A, B, hint, margin, &oracle, points);
+      const PosedShape A{&shape[a].convex_shape, reaches[a].X_WG}, B{&shape[b].convex_shape, reaches[b].X_WG};
+      NearestOfCores cores;
+      const bool from_cores = ManifoldBuilder::normal_from_cores(A, B, cores);
+      if (from_cores && A.shape->kind == ConvexShape::Kind::kSphere && B.shape->kind == ConvexShape::Kind::kSphere) {
+        ManifoldBuilder::sphere_pair(A, B, cores, margin, points);   // build()'s bits without what finds nothing
+      } else {
+        NormalHint hint;
+        if (!from_cores && !fcl_query.query(*object[a], *object[b], margin, hint)) return;
+        FclSeparation oracle(fcl_query, *object[a], *object[b], core[a].get(), core[b].get());
+        manifold.build(A, B, hint, margin, &oracle, points, &cores);
+      }
     } else {
       fcl_query.query_all(*object[a], *object[b], margin, mesh_contacts);
       for (const FclContact& f : mesh_contacts) {
@@ -263,21 +243,15 @@ CollisionDetector::CollisionDetector(const std::vector<Geometry>& geometries, co
     d.link.push_back(geometry.link);
     d.X_LG.push_back(geometry.X_LG);
     d.shape.push_back(prepare_shape(geometry, g));
-    d.object.push_back(
-        std::make_unique<BoundedObject>(make_fcl_geometry(geometry, d.shape.back()), fcl::Transform3d::Identity()));
-    d.object.back()->setUserData(reinterpret_cast<void*>(static_cast<std::intptr_t>(g)));
+    d.object.push_back(std::make_unique<fcl::CollisionObjectd>(make_fcl_geometry(geometry, d.shape.back()),
+                                                               fcl::Transform3d::Identity()));
     d.core.push_back(make_fcl_core(d.shape.back()));
-    (d.filter.movable(geometry.link) ? d.movable_geometries : d.fixed_geometries).push_back(g);
+    d.movable.push_back(d.filter.movable(geometry.link) ? 1 : 0);
+    (d.movable.back() ? d.movable_geometries : d.fixed_geometries).push_back(g);
   }
-  for (int g : d.movable_geometries) d.movable_tree.registerObject(d.object[g].get());
-  for (int g : d.fixed_geometries) d.fixed_tree.registerObject(d.object[g].get());
-  d.movable_tree.setup();
-  d.fixed_tree.setup();
-  d.X_WG.resize(n);
+  d.reaches.resize(n);
   d.bounds_W.resize(n);
-  d.posed.assign(n, 0);
-  d.sweep.assign(n, 0);
-  d.placements.assign(n, 0);
+  d.grown_W.resize(n);
   d.placed_writes.assign(n, 0);
 }
 
@@ -285,24 +259,7 @@ CollisionDetector::~CollisionDetector() = default;
 
 double CollisionDetector::margin() const { return impl_->margin; }
 
-GeometryReach CollisionDetector::reach(int g) const {
-  const Impl& d = *impl_;
-  GeometryReach r;
-  r.posed = d.posed[g];
-  if (!r.posed) return r;
-  r.X_WG = d.X_WG[g];
-  r.centre = d.bounds_W[g].center();
-  r.radius = 0.5 * d.bounds_W[g].diagonal().norm();
-  r.sweep = d.sweep[g];
-  r.placement = d.placements[g];
-  return r;
-}
-
-std::uint64_t CollisionDetector::placement(int g) const { return impl_->placements[g]; }
-
-bool CollisionDetector::posed(int g) const { return impl_->posed[g]; }
-
-double CollisionDetector::sweep(int g) const { return impl_->posed[g] ? impl_->sweep[g] : 0.0; }
+const GeometryReach& CollisionDetector::reach(int g) const { return impl_->reaches[g]; }
 
 void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, ContactSet& contacts,
                                const LinkMotion& motion, const LinkWrites& writes) {
@@ -324,26 +281,17 @@ void CollisionDetector::detect(const std::vector<Eigen::Isometry3d>& X_WL, Conta
     if (!(placed_with_these && d.placed_writes[g] == d.writes_of(g))) d.place(g, X_WL);
   for (int g : d.fixed_geometries) {
     const Eigen::Isometry3d X = X_WL[d.link[g]] * d.X_LG[g];
-    if (!d.fixed_tree_current || X.matrix() != d.X_WG[g].matrix()) {
-      d.place(g, X_WL);
-      d.fixed_tree_current = false;
-    }
+    if (!d.fixed_placed || X.matrix() != d.reaches[g].X_WG.matrix()) d.place(g, X_WL);
   }
+  d.fixed_placed = true;
 
   // 2. Broad phase, unless no box moved: then the candidates are the last step's.
   if (d.boxes_moved) {
-    d.candidates.clear();
-    BroadPhaseData data{&d.filter, &d.link, &d.posed, &d.candidates};
-    if (!d.movable_geometries.empty()) {
-      d.movable_tree.update();
-      d.movable_tree.collide(&data, collect_candidate);
-      if (!d.fixed_geometries.empty()) {
-        if (!d.fixed_tree_current) d.fixed_tree.update();
-        d.movable_tree.collide(&d.fixed_tree, &data, collect_candidate);
-      }
-    }
-    d.fixed_tree_current = true;
-    std::sort(d.candidates.begin(), d.candidates.end());
+    d.listed.clear();
+    for (int g = 0; g < static_cast<int>(d.link.size()); ++g)
+      if (d.reaches[g].posed) d.listed.push_back(g);
+    d.broad_phase.overlapping_pairs(d.grown_W, d.listed, d.movable, d.candidates);
+    std::erase_if(d.candidates, [&](PairKey k) { return !d.filter.allowed(d.link[first_of(k)], d.link[second_of(k)]); });
     d.boxes_moved = false;
   }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <Eigen/Geometry>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -43,20 +44,28 @@ struct LinkMotion {
 };
 
 /// Which links are unwritten since the last detect(), so that their geometries keep the poses, boxes and sweeps
-/// it computed: count[group_of_link[l]] changes whenever X_WL[l] or (*LinkMotion::V_WL)[l] may have changed
+/// it computed: count[group(l)] changes whenever X_WL[l] or (*LinkMotion::V_WL)[l] may have changed
 /// (the stepper passes dynamics/data.hpp's kinematics_pass, per tree). Empty: every link counts as written.
+/// The groups are read in place, where the caller keeps them: link l's is the int `stride` bytes after link l − 1's,
+/// so a field of an array of records serves (the stepper's: &MultibodyModel::links[0].tree, stride sizeof(Link)).
 struct LinkWrites {
   const std::vector<std::uint64_t>* count = nullptr;   // per group
-  const std::vector<int>* group_of_link = nullptr;     // per link
+  const int* group_of_link = nullptr;                  // link 0's group
+  std::size_t stride = sizeof(int);                    // bytes from one link's group to the next's
+
+  int group(int link) const {
+    return *reinterpret_cast<const int*>(reinterpret_cast<const char*>(group_of_link) + stride * link);
+  }
 };
 
 /// A geometry as the last detect() saw it: its pose, a sphere that holds it (about its world box's centre,
-/// radius half the box's diagonal) and s_g, how far it could move within the step (0 without motion).
+/// radius half the box's diagonal) and s_g, how far it could move within the step (0 without motion). The
+/// collision stage keeps these and computes s_g from the sphere.
 struct GeometryReach {
-  Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-  double radius = 0;     // m
-  double sweep = 0;      // m: s_g
+  Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();   // as placed: not finite when !posed
+  Eigen::Vector3d centre = Eigen::Vector3d::Zero();         // 0 when !posed
+  double radius = 0;     // m; 0 when !posed
+  double sweep = 0;      // m: s_g; 0 when !posed
   bool posed = false;    // its pose was finite (else it took part in no pair)
   std::uint64_t placement = 0;   // how many times detect() has placed g: while unchanged, so is all of the above
 };
@@ -79,13 +88,8 @@ class CollisionDetector {
   /// Geometry g (an index into the geometries given at construction) at the last detect(). A pair that
   /// detect() did not report is farther apart than the margin plus the two sweeps, so it stays apart while
   /// neither geometry moves by more than its sweep.
-  GeometryReach reach(int g) const;
-  /// reach(g).placement without the rest (a copy of the pose and a square root).
-  std::uint64_t placement(int g) const;
-  /// reach(g).posed without the rest.
-  bool posed(int g) const;
-  /// reach(g).sweep without the rest.
-  double sweep(int g) const;
+  /// The detector's own record (no copy), valid until the next detect().
+  const GeometryReach& reach(int g) const;
   /// m: the margin every pair's report threshold starts from (CollisionFilter::margin).
   double margin() const;
 

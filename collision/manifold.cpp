@@ -86,17 +86,48 @@ bool clip_segment(const Eigen::Vector3d& x0, const Eigen::Vector3d& x1, const Ei
 
 }  // namespace
 
-bool ManifoldBuilder::normal_from_cores(const PosedShape& A, const PosedShape& B) {
-  if (!A.shape->swept() || !B.shape->swept()) return false;
-  Eigen::Vector3d a0, a1, b0, b1, c_a, c_b;
+namespace {
+
+// The nearest points of the cores of A and B (or of two cylinders' axes).
+void nearest_of_cores(const PosedShape& A, const PosedShape& B, Eigen::Vector3d& c_a, Eigen::Vector3d& c_b) {
+  Eigen::Vector3d a0, a1, b0, b1;
   core_segment(*A.shape, A.X_WG, a0, a1);
   core_segment(*B.shape, B.X_WG, b0, b1);
   closest_points_of_segments(a0, a1, b0, b1, c_a, c_b);
-  return (c_a - c_b).norm() > kTinyLength;   // as choose_normal's test of the cores
+}
+
+}  // namespace
+
+bool ManifoldBuilder::normal_from_cores(const PosedShape& A, const PosedShape& B, NearestOfCores& cores) {
+  cores.found = A.shape->swept() && B.shape->swept();
+  if (!cores.found) return false;
+  nearest_of_cores(A, B, cores.c_a, cores.c_b);
+  return (cores.c_a - cores.c_b).norm() > kTinyLength;   // as choose_normal's test of the cores
+}
+
+void ManifoldBuilder::sphere_pair(const PosedShape& A, const PosedShape& B, const NearestOfCores& cores, double margin,
+                                  std::vector<PairContact>& out) {
+  // (M1): the cores' candidate of choose_normal, the only one; its gap g(n) = −h_A(−n) − h_B(n), (1) of convex_shape.hpp.
+  const Eigen::Vector3d& c_a = cores.c_a;
+  const Eigen::Vector3d& c_b = cores.c_b;
+  const Eigen::Vector3d n = (c_a - c_b).normalized();
+  const double h_A = support(*A.shape, A.X_WG, -n), h_B = support(*B.shape, B.X_WG, n);
+  const double phi_star = -h_A - h_B;
+  if (!std::isfinite(phi_star) || !(phi_star <= margin)) return;
+  const double r_a = A.shape->radius, r_b = B.shape->radius;
+  const Eigen::Vector3d x = 0.5 * ((c_a - r_a * n) + (c_b + r_b * n));   // the candidate's witness
+  // (M5): moved along n to midway between the support planes.
+  PairContact c;
+  c.n_W = n;
+  c.phi = phi_star;
+  c.p_W = x + (h_B + 0.5 * phi_star - n.dot(x)) * n;
+  c.feature = feature_id({kSinglePoint});
+  out.push_back(c);
 }
 
 ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, const PosedShape& B,
-                                                       const NormalHint& hint, SeparationOracle* oracle) const {
+                                                       const NormalHint& hint, SeparationOracle* oracle,
+                                                       const NearestOfCores* cores) const {
   Choice best;
   auto consider = [&](const Eigen::Vector3d& n, Source source, double advantage,
                       const Eigen::Vector3d& witness = Eigen::Vector3d::Zero()) {
@@ -132,11 +163,12 @@ ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, cons
   // nearest points is the normal of a side-to-side contact (kAxes, refined like FCL's).
   Eigen::Vector3d c_a, c_b;
   bool apart = false;                              // c_a, c_b are nearest points of the cores, apart
-  if ((a.swept() && b.swept()) || (a.kind == ConvexShape::Kind::kCylinder && b.kind == ConvexShape::Kind::kCylinder)) {
-    Eigen::Vector3d a0, a1, b0, b1;
-    core_segment(a, A.X_WG, a0, a1);
-    core_segment(b, B.X_WG, b0, b1);
-    closest_points_of_segments(a0, a1, b0, b1, c_a, c_b);
+  if (cores && cores->found) {                     // the caller's (normal_from_cores): the same points
+    c_a = cores->c_a;
+    c_b = cores->c_b;
+    apart = true;
+  } else if ((a.swept() && b.swept()) || (a.kind == ConvexShape::Kind::kCylinder && b.kind == ConvexShape::Kind::kCylinder)) {
+    nearest_of_cores(A, B, c_a, c_b);
     apart = true;
   } else if (oracle && (a.swept() || b.swept())) {
     apart = a.swept() ? oracle->core_distance(true, c_a, c_b) : oracle->core_distance(false, c_b, c_a);
@@ -178,9 +210,9 @@ ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, cons
 }
 
 void ManifoldBuilder::build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,
-                            SeparationOracle* oracle, std::vector<PairContact>& out) {
+                            SeparationOracle* oracle, std::vector<PairContact>& out, const NearestOfCores* cores) {
   // (M1)
-  const Choice choice = choose_normal(A, B, hint, oracle);
+  const Choice choice = choose_normal(A, B, hint, oracle, cores);
   if (!choice.found || !(choice.gap <= margin)) return;
   const Eigen::Vector3d& n = choice.n;
   const double phi_star = choice.gap;

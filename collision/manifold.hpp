@@ -133,18 +133,31 @@ struct NormalHint {
   double phi = 0;                              // φ_F
 };
 
+/// The nearest points of two swept shapes' cores (convex_shape.hpp's closest_points_of_segments), found once per
+/// pair: normal_from_cores finds them, build takes them.
+struct NearestOfCores {
+  Eigen::Vector3d c_a = Eigen::Vector3d::Zero(), c_b = Eigen::Vector3d::Zero();   // on A's core, on B's (W)
+  bool found = false;                                                            // both shapes swept
+};
+
 class ManifoldBuilder {
  public:
   /// Appends to `out` the contact points of A and B whose gaps are at most `margin`, by (M1)–(M5).
-  /// `oracle` (may be null: no refinement) answers for this pair. Not yet reduced
-  /// (collision/contact_reduction.hpp). Allocates nothing once warm.
+  /// `oracle` (may be null: no refinement) answers for this pair; `cores` (may be null), normal_from_cores' for
+  /// this pair. Not yet reduced (collision/contact_reduction.hpp). Allocates nothing once warm.
   void build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,
-             SeparationOracle* oracle, std::vector<PairContact>& out);
+             SeparationOracle* oracle, std::vector<PairContact>& out, const NearestOfCores* cores = nullptr);
 
   /// (M1) Whether the normal of A and B is their cores' direction whatever FCL answers: two swept shapes (spheres,
   /// capsules) whose cores are apart. That direction is exact, so FCL's candidate could not beat it by the tie, and
-  /// the pair needs no FCL query (a hint that is not valid).
-  static bool normal_from_cores(const PosedShape& A, const PosedShape& B);
+  /// the pair needs no FCL query (a hint that is not valid). Fills `cores` for two swept shapes.
+  static bool normal_from_cores(const PosedShape& A, const PosedShape& B, NearestOfCores& cores);
+
+  /// build() for two spheres whose centres are apart (normal_from_cores true) without an FCL hint, in the same
+  /// arithmetic without what finds nothing for spheres: (M1)'s one candidate is the centres' direction n, (M2)–(M4)
+  /// find no face and no line, and (M5)'s point is the candidate's, where h_B(n) of (M5) is the one g(n) took.
+  static void sphere_pair(const PosedShape& A, const PosedShape& B, const NearestOfCores& cores, double margin,
+                          std::vector<PairContact>& out);
 
  private:
   enum class Source { kFaceOfB, kFaceOfA, kCores, kAxes, kFcl, kRefined };
@@ -161,8 +174,8 @@ class ManifoldBuilder {
     int out_edge;    // the edge from this vertex to the next: incident edge i ≥ 0, or side plane j as −1 − j
   };
 
-  Choice choose_normal(const PosedShape& A, const PosedShape& B, const NormalHint& hint,
-                       SeparationOracle* oracle) const;
+  Choice choose_normal(const PosedShape& A, const PosedShape& B, const NormalHint& hint, SeparationOracle* oracle,
+                       const NearestOfCores* cores) const;
   // (M2)–(M3); returns the smallest gap emitted (+∞ if none).
   double clip_against_face(const PosedShape& R, int face, const PosedShape& I, bool reference_is_A, double margin,
                            std::vector<PairContact>& out);

@@ -253,10 +253,9 @@ double displacement_of(const WorldModel& model, const CollisionDetector& detecto
   const int gi = static_cast<int>(g);
   const std::uint64_t pass = data.multibody.kinematics_pass[model.multibody.links[model.geometries[g].link].tree];
   RecoveryScratch::DisplacementSource& source = data.recovery.displacement_source[g];
-  const std::uint64_t placement = detector.placement(gi);
-  if (source.placement == placement && source.pass == pass) return data.recovery.displacement[g];
-  const GeometryReach r = detector.reach(gi);
-  source = {placement, pass};
+  const GeometryReach& r = detector.reach(gi);
+  if (source.placement == r.placement && source.pass == pass) return data.recovery.displacement[g];
+  source = {r.placement, pass};
   return data.recovery.displacement[g] = sphere_displacement(step_motion(model, data, r, g), r);
 }
 
@@ -275,15 +274,17 @@ bool penetration_excluded(const WorldModel& model, const CollisionDetector& dete
   // A quarter of the margin over s_g: a free fall's D_g is its s_g (dt(|v| + |g|dt)) up to round-off.
   const double slack = 0.25 * detector.margin();
   for (std::size_t g = 0; g < model.geometries.size(); ++g) {
-    if (!detector.posed(static_cast<int>(g))) return false;
-    if (!(displacement_of(model, detector, data, g) <= detector.sweep(static_cast<int>(g)) + slack))
+    const GeometryReach& r = detector.reach(static_cast<int>(g));
+    if (!r.posed) return false;
+    if (!(displacement_of(model, detector, data, g) <= r.sweep + slack))
       return false;   // a pair the collision stage did not report may touch
   }
   for (const ContactPoint& c : data.contacts) {
     if (!recovered_here(model, scope, c)) continue;
     double moved = D[c.geom_a] + (c.geom_b == kGround ? 0.0 : D[c.geom_b]);
     if (!(c.phi - moved >= -kRecoverySlop) && c.geom_b != kGround) {
-      const GeometryReach a = detector.reach(c.geom_a), b = detector.reach(c.geom_b);
+      const GeometryReach& a = detector.reach(c.geom_a);
+      const GeometryReach& b = detector.reach(c.geom_b);
       moved = std::min(moved, relative_displacement(step_motion(model, data, a, c.geom_a), a,
                                                     step_motion(model, data, b, c.geom_b), b));
     }

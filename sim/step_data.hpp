@@ -107,7 +107,7 @@ struct RecoveryLimitRow {
 /// Scratch of the penetration recovery (sim/penetration_recovery.hpp).
 struct RecoveryScratch {
   std::vector<double> displacement;       // (geometries) D_g of (R4): how far any point of g moved within the step
-  /// What D_g was computed from: CollisionDetector::placement(g) and the kinematics_pass of g's tree at q⁺.
+  /// What D_g was computed from: CollisionDetector::reach(g).placement and the kinematics_pass of g's tree at q⁺.
   struct DisplacementSource {
     std::uint64_t placement = 0;          // 0: none (a placed geometry's count is ≥ 1)
     std::uint64_t pass = 0;
@@ -231,6 +231,7 @@ struct StepData {
                                           // island's ContactResult::contacts
   std::vector<ContactKey> warm_keys;      // (contacts) scratch: this step's keys, for the warm-start memory
   std::vector<ContactKey> remembered_keys;   // (contacts) the keys the memory was last left with, in problem order
+  std::vector<ContactKey> remembered_sorted;   // (contacts) the same keys, sorted by (geom_a, geom_b, feature)
   std::size_t remembered_count = 0;       // the memory's size then (its number of distinct keys)
 
   // --- 7. integration ---

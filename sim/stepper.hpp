@@ -80,6 +80,8 @@ class Stepper {
     Eigen::VectorXd Mv;                            // (nv of the largest tree seen) scratch: M v⁺, M v*
   };
   void solve_island(int k, ChunkBuffers& buffers);
+  /// Whether the next step's problem of this island can be `problem` to the bit: only if v⁺ = v (to the bit).
+  static bool may_repeat(const ContactProblem& problem, const ContactResult& result);
   /// Whether island k's energy change, computed last step, is of the inputs it has now (given its kept answer).
   bool same_energy_source(int k) const;
   /// island_energy_change[k] = ½v⁺ᵀMv⁺ − ½v*ᵀMv* over its trees, and what it was computed of.
@@ -94,7 +96,6 @@ class Stepper {
   WorkerPool pool_;                        // threads of the stages that go tree by tree or island by island
   std::vector<ChunkBuffers> chunk_buffers_;      // stage 6's buffers, one per chunk of islands (grown, never shrunk)
   CollisionDetector detector_;
-  std::vector<int> tree_of_link_;          // per link: its tree, whose kinematics_pass counts the writes of its pose
   StepData data_;
   ControlStage control_;                   // stage 3
   AssemblyStage assembly_;                 // stage 5, with what the model's ProblemNeeds ask for

@@ -101,16 +101,22 @@ TEST(Determinism, DetectorGivenLinkWritesPlacesOnlyWrittenLinksAndAnswersAsAFres
   const int geometries = static_cast<int>(scene.geometries.size());
   std::vector<Eigen::Matrix<double, 6, 1>> V(links, Eigen::Matrix<double, 6, 1>::Zero()), doubled = V;
   std::vector<std::uint64_t> count(links, 0);
-  std::vector<int> group_of_link(links);
-  for (int l = 0; l < links; ++l) group_of_link[l] = l;
-  const LinkWrites writes{&count, &group_of_link};
+  // Each link's group read in place from a record of its own, as the stepper reads Link::tree.
+  struct LinkRecord {
+    double before = -1;
+    int group = -1;
+    int after = -1;
+  };
+  std::vector<LinkRecord> records(links);
+  for (int l = 0; l < links; ++l) records[l].group = l;
+  const LinkWrites writes{&count, &records[0].group, sizeof(LinkRecord)};
   CollisionDetector kept(scene.geometries, scene.filter);
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> u(-1, 1);
   std::uniform_int_distribution<int> pick(0, links - 2);   // a movable link (the last is the floor)
   auto placements = [&] {
     std::vector<std::uint64_t> p;
-    for (int g = 0; g < geometries; ++g) p.push_back(kept.placement(g));
+    for (int g = 0; g < geometries; ++g) p.push_back(kept.reach(g).placement);
     return p;
   };
   int kept_placements = 0;
@@ -139,7 +145,7 @@ TEST(Determinism, DetectorGivenLinkWritesPlacesOnlyWrittenLinksAndAnswersAsAFres
     ASSERT_EQ(a.size(), b.size()) << "step " << step;
     for (size_t k = 0; k < a.size(); ++k) ASSERT_TRUE(identical(a[k], b[k])) << "step " << step << ", contact " << k;
     for (int g = 0; g < geometries; ++g) {
-      const GeometryReach r = kept.reach(g), s = fresh.reach(g);
+      const GeometryReach &r = kept.reach(g), &s = fresh.reach(g);
       ASSERT_EQ(std::memcmp(r.X_WG.data(), s.X_WG.data(), sizeof(double) * 16), 0) << "step " << step;
       ASSERT_EQ(std::memcmp(&r.sweep, &s.sweep, sizeof(double)), 0) << "step " << step << ", geometry " << g;
     }

@@ -5,6 +5,7 @@
 
 #include <fcl/fcl.h>
 
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -121,7 +122,8 @@ TEST(FclConvention, SweptPairsWithCoresApartNeedNoFclQuery) {
                                        rot(M_PI * unit(random), axis));
     const Eigen::Isometry3d X_b = pose(Eigen::Vector3d::Zero(), rot(M_PI * unit(random), axis.unitOrthogonal()));
     const PosedShape A{&ca.convex_shape, X_a}, B{&cb.convex_shape, X_b};
-    if (!ManifoldBuilder::normal_from_cores(A, B)) continue;
+    NearestOfCores cores;
+    if (!ManifoldBuilder::normal_from_cores(A, B, cores)) continue;
     const auto oa = object(sa, X_a);
     const auto ob = object(sb, X_b);
     const double margin = 0.5;   // every pose here within it: FCL's answer is never "apart"
@@ -145,18 +147,86 @@ TEST(FclConvention, SweptPairsWithCoresApartNeedNoFclQuery) {
   g1.shape = Sphere{0.04};
   g2.shape = Capsule{0.05, 0.3};
   const CollisionShape c1 = prepare_shape(g1, 0), c2 = prepare_shape(g2, 1);
+  NearestOfCores cores;
   EXPECT_FALSE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))},
-                                                  PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))}));
+                                                  PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))}, cores));
   EXPECT_FALSE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0, 0, 0.1))},
-                                                  PosedShape{&c2.convex_shape, pose(Eigen::Vector3d::Zero())}));
+                                                  PosedShape{&c2.convex_shape, pose(Eigen::Vector3d::Zero())}, cores));
   EXPECT_TRUE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.1, 0, 0))},
-                                                 PosedShape{&c2.convex_shape, pose(Eigen::Vector3d::Zero())}));
+                                                 PosedShape{&c2.convex_shape, pose(Eigen::Vector3d::Zero())}, cores));
   // A box is not swept: FCL is asked.
   Geometry g3;
   g3.shape = box(0.1, 0.1, 0.1);
   const CollisionShape c3 = prepare_shape(g3, 2);
   EXPECT_FALSE(ManifoldBuilder::normal_from_cores(PosedShape{&c1.convex_shape, pose(Eigen::Vector3d(0.2, 0, 0))},
-                                                  PosedShape{&c3.convex_shape, pose(Eigen::Vector3d::Zero())}));
+                                                  PosedShape{&c3.convex_shape, pose(Eigen::Vector3d::Zero())}, cores));
+}
+
+bool same_bits(const std::vector<PairContact>& x, const std::vector<PairContact>& y) {
+  if (x.size() != y.size()) return false;
+  for (std::size_t k = 0; k < x.size(); ++k)
+    if (std::memcmp(x[k].p_W.data(), y[k].p_W.data(), 3 * sizeof(double)) != 0 ||
+        std::memcmp(x[k].n_W.data(), y[k].n_W.data(), 3 * sizeof(double)) != 0 ||
+        std::memcmp(&x[k].phi, &y[k].phi, sizeof(double)) != 0 || x[k].feature != y[k].feature ||
+        std::memcmp(&x[k].mu, &y[k].mu, sizeof(double)) != 0)
+      return false;
+  return true;
+}
+
+// The collision stage builds two spheres whose centres are apart by ManifoldBuilder::sphere_pair and hands
+// build() the nearest points of the cores that normal_from_cores found (collision_detector.cpp): both must give,
+// to the bit (signed zeros included), what build() gives on its own. Random poses, penetrating and apart, with
+// coordinates and rotations drawn from a coarse set so that equal coordinates, zeros of either sign and exactly
+// touching spheres occur; spheres and capsules for the cores handed over.
+TEST(FclConvention, SpherePairAndHandedCoresGiveBuildsBits) {
+  ManifoldBuilder builder;
+  std::mt19937 random(17);
+  std::uniform_int_distribution<int> tick(-4, 4), pick(0, 3);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const std::vector<Shape> shapes = {Sphere{0.04}, Sphere{0.1}, Sphere{0.05}, Capsule{0.05, 0.3}};
+  auto coordinate = [&] {
+    const int k = tick(random);
+    if (k == 0) return pick(random) % 2 == 0 ? 0.0 : -0.0;
+    return pick(random) == 0 ? 0.05 * k : 0.3 * unit(random);
+  };
+  auto rotation = [&] {
+    if (pick(random) == 0) return Eigen::Matrix3d(Eigen::Matrix3d::Identity());
+    const Eigen::Vector3d axis = Eigen::Vector3d(unit(random), unit(random), unit(random)).normalized();
+    return rot(M_PI * unit(random), axis);
+  };
+  int spheres = 0, emitted = 0, handed = 0, coincident = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const Shape& sa = shapes[trial % 4];
+    const Shape& sb = shapes[(trial / 4) % 4];
+    Geometry ga, gb;
+    ga.shape = sa;
+    gb.shape = sb;
+    const CollisionShape ca = prepare_shape(ga, 0), cb = prepare_shape(gb, 1);
+    const Eigen::Vector3d p_a(coordinate(), coordinate(), coordinate());
+    const Eigen::Vector3d p_b = pick(random) == 0 ? p_a : Eigen::Vector3d(coordinate(), coordinate(), coordinate());
+    const PosedShape A{&ca.convex_shape, pose(p_a, rotation())}, B{&cb.convex_shape, pose(p_b, rotation())};
+    const double margin = pick(random) == 0 ? 0.0 : 0.2;
+    NearestOfCores cores;
+    const bool apart = ManifoldBuilder::normal_from_cores(A, B, cores);
+    coincident += apart ? 0 : 1;
+    std::vector<PairContact> built, fast;
+    builder.build(A, B, NormalHint{}, margin, nullptr, built);
+    if (apart && ca.convex_shape.kind == ConvexShape::Kind::kSphere && cb.convex_shape.kind == ConvexShape::Kind::kSphere) {
+      ManifoldBuilder::sphere_pair(A, B, cores, margin, fast);
+      ASSERT_TRUE(same_bits(built, fast)) << "trial " << trial << ": sphere_pair";
+      ++spheres;
+      emitted += fast.empty() ? 0 : 1;
+    }
+    std::vector<PairContact> with_cores;
+    builder.build(A, B, NormalHint{}, margin, nullptr, with_cores, &cores);
+    ASSERT_TRUE(same_bits(built, with_cores)) << "trial " << trial << ": cores handed over";
+    handed += with_cores.empty() ? 0 : 1;
+  }
+  EXPECT_GT(spheres, 5000);
+  EXPECT_GT(emitted, 1000);
+  EXPECT_GT(spheres - emitted, 1000);
+  EXPECT_GT(handed, 5000);
+  EXPECT_GT(coincident, 100);
 }
 
 }  // namespace
