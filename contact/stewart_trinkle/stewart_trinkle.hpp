@@ -121,6 +121,7 @@
 #include <vector>
 
 #include "contact/contact_model.hpp"
+#include "contact/rows_by_count.hpp"
 #include "contact/solvers/grow_only.hpp"
 #include "contact/solvers/lemke.hpp"
 
@@ -215,7 +216,7 @@ struct StewartTrinkleLcp {
   MatrixView A{nullptr, 0, 0};             // (size×size); filled only when Lemke runs
   VectorView q{nullptr, 0};                // (size)
 
-  const SparseRows* J = nullptr;           // [N; L; S; T] of the leaders ((3ng + nl)×nv), one of J_by_rows
+  const SparseRows* J = nullptr;           // [N; L; S; T] of the leaders ((3ng + nl)×nv), in J_rows
   const ContactProblem* problem = nullptr; // the problem J is of, for D's columns computed on demand
   /// J W Jᵀ, by the columns an answer needs (need_D): the rows' assembly computes only the diagonal of
   /// its N block (for a); a column not computed is zero but for that diagonal entry.
@@ -226,7 +227,7 @@ struct StewartTrinkleLcp {
 
   // --- storage of the views, and scratch ---
   Eigen::VectorXd phi_storage, q_storage, D_storage, Jv_storage, A_storage;
-  BySize<SparseRows> J_by_rows;            // an Eigen sparse matrix reallocates on a change of row count
+  RowsByCount J_rows;                      // J's storage: an Eigen sparse matrix reallocates on a change of row count
   DelassusScratch delassus_scratch;        // of D = J W Jᵀ
   std::vector<double> size_N, size_S, size_T;   // (nc) row sizes, for the grouping (ST9)
   // The groups whose leader's N row stores a column, for the grouping (ST9): lists by column, in increasing

@@ -135,14 +135,15 @@ void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp)
     lcp.share[c] = p.phi[c] <= lcp.phi[lcp.group[c]] + kEqualGap ? 1.0 / lcp.members[lcp.group[c]] : 0.0;
 }
 
-/// J = [N_leaders; L; S_leaders; T_leaders], in the storage kept for its row count (no allocation once warm).
-const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& leader, BySize<SparseRows>& J_by_rows) {
-  Eigen::Index nnz = p.L.nonZeros();
-  for (int c : leader) nnz += p.N.row(c).nonZeros() + p.S.row(c).nonZeros() + p.T.row(c).nonZeros();
+/// J = [N_leaders; L; S_leaders; T_leaders], in the storage kept for any row count up to the most met
+/// (contact/rows_by_count.hpp: no allocation once warm, whatever the contact set's size).
+const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& leader, RowsByCount& J_rows) {
+  Eigen::Index row_nonzeros = 0;   // the most of one row
+  for (int l = 0; l < p.nl; ++l) row_nonzeros = std::max(row_nonzeros, p.L.row(l).nonZeros());
+  for (int c : leader)
+    row_nonzeros = std::max({row_nonzeros, p.N.row(c).nonZeros(), p.S.row(c).nonZeros(), p.T.row(c).nonZeros()});
   const Eigen::Index ng = static_cast<Eigen::Index>(leader.size());
-  SparseRows& J = J_by_rows(3 * ng + p.nl);
-  J.resize(3 * ng + p.nl, p.nv);
-  J.reserve(nnz);
+  SparseRows& J = J_rows.empty(3 * ng + p.nl, p.nv, row_nonzeros);
   Eigen::Index r = 0;
   auto append = [&](const SparseRows& X, Eigen::Index i) {
     J.startVec(r);
@@ -160,7 +161,7 @@ const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& le
 }  // namespace
 
 const SparseRows& stack_stewart_trinkle_rows(const ContactProblem& problem, StewartTrinkleLcp& lcp) {
-  lcp.J = &stack_rows(problem, lcp.leader, lcp.J_by_rows);
+  lcp.J = &stack_rows(problem, lcp.leader, lcp.J_rows);
   lcp.problem = &problem;
   lcp.delassus_scratch.forget();   // whatever W Jᵀ was kept is of the rows stacked before
   return *lcp.J;
@@ -231,7 +232,7 @@ void assemble_stewart_trinkle_products(const ContactProblem& problem, StewartTri
 
   // D = J W Jᵀ with J = [N; L; S; T] over the groups: rows iN(g) = g, iL(l) = ng + l, iS(g) = nu + g,
   // iT(g) = nu + ng + g.
-  const SparseRows& J = stack_rows(problem, lcp.leader, lcp.J_by_rows);
+  const SparseRows& J = stack_rows(problem, lcp.leader, lcp.J_rows);
   lcp.J = &J;
   lcp.problem = &problem;
   grow(lcp.D, lcp.D_storage, J.rows(), J.rows());

@@ -629,8 +629,7 @@ bool IdQp::stage_two(const InverseDynamicsProblem& problem, const ContactProblem
   const int m = static_cast<int>(free.size());
   Eigen::MatrixXd& Jt = Jt_(elimination_.nv(), m);
   for (int i = 0; i < m; ++i) Jt.col(i) = elimination_.J().row(free[i]).transpose();
-  Eigen::MatrixXd& Zm = Zm_;
-  undriven_impulse_kernel(Jt, problem.actuated, Zm, kernel_);
+  const MatrixView& Zm = undriven_impulse_kernel(Jt, problem.actuated, kernel_);
   const int dim = static_cast<int>(Zm.cols());
   report_.nullspace_dimension = dim;
   if (dim == 0) return false;

@@ -320,13 +320,20 @@ class IdQp final : public InverseDynamicsSolver {
   };
   template <class Plain>
   struct Scratch {
-    using View = Eigen::Map<Plain, Eigen::AlignedMax>;
-    Eigen::Matrix<typename Plain::Scalar, Eigen::Dynamic, 1> storage;   // the largest rows·cols met
+    using View = Eigen::Map<Plain, Eigen::AlignedMax>;   // grow_only.hpp's MatrixView or VectorView, or a row
+    Eigen::VectorXd storage;                             // the largest rows·cols met
     View x{nullptr, Plain::RowsAtCompileTime == 1 ? 1 : 0, Plain::ColsAtCompileTime == 1 ? 1 : 0};
-    /// The rows×cols temporary; contents unspecified.
+    /// The rows×cols temporary; contents unspecified. A row vector (1×cols) is laid out as grow() lays out a
+    /// vector, which grow_only.hpp has no view type for.
     View& operator()(Eigen::Index rows, Eigen::Index cols = 1) {
-      if (storage.size() < rows * cols) storage.resize(rows * cols);
-      new (&x) View(storage.data(), rows, cols);
+      if constexpr (Plain::ColsAtCompileTime == 1) {
+        grow(x, storage, rows);
+      } else if constexpr (Plain::RowsAtCompileTime == 1) {
+        if (storage.size() < cols) storage.resize(cols);
+        new (&x) View(storage.data(), cols);
+      } else {
+        grow(x, storage, rows, cols);
+      }
       return x;
     }
   };
@@ -335,7 +342,6 @@ class IdQp final : public InverseDynamicsSolver {
       certificate_q_sizes_;
   Scratch<Eigen::MatrixXd> S_, NMPt_, A_phase_, A_sym_, D_N_, H_sym_, TZ_, C_;
   PlainScratch<Eigen::MatrixXd> NY_, Jt_, Z_, Aw_, C_kept_;
-  Eigen::MatrixXd Zm_;   // sized by undriven_impulse_kernel
   Scratch<Eigen::VectorXd> r_, u_, v_star_, tmp_q_, q_phase_, p_phase_, Jv_, pn_, qn_, p0_, tau0_, y_mu_, wq_, ell_, ell_p_, BBt_, budget_row_, d_, tmp_n_, tmp_a_, tmp_f_;
   PlainScratch<Eigen::VectorXd> mu_, c_, z_, bw_, d_kept_, w_, p2_, tau2_;
   Scratch<Eigen::RowVectorXd> Ni_, uN_, uNT_, row_;

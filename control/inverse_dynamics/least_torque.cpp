@@ -40,28 +40,34 @@ constexpr int kMaxPasses = 50;
 
 }  // namespace
 
-void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z,
-                             UndrivenKernelWorkspace& ws) {
+const MatrixView& undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated,
+                                          UndrivenKernelWorkspace& ws) {
   const int nv = static_cast<int>(Jt.rows()), m = static_cast<int>(Jt.cols());
   std::vector<char>& driven = ws.driven;
   driven.assign(nv, 0);
   for (int a : actuated) driven[a] = 1;
-  Eigen::MatrixXd& E = ws.E;
-  ws.E_sizes.fit(E, nv - static_cast<int>(actuated.size()), m);
+  // Every buffer at its bound for m columns (E: at most nv rows; Z: at most m columns; Eᵀ's QR: at most nv
+  // columns, Q m × m), so that no driven set nor rank allocates once the most columns were met.
+  const Eigen::Index E_bound = static_cast<Eigen::Index>(nv) * m, Z_bound = static_cast<Eigen::Index>(m) * m;
+  if (ws.E_storage.size() < E_bound) ws.E_storage.resize(E_bound);
+  if (ws.Z_storage.size() < Z_bound) ws.Z_storage.resize(Z_bound);
+  ws.qr.reserve(m, nv);
+  grow(ws.E, ws.E_storage, nv - static_cast<int>(actuated.size()), m);
+  MatrixView& E = ws.E;
   for (int i = 0, r = 0; i < nv; ++i)
     if (!driven[i]) E.row(r++) = Jt.row(i);
   if (E.rows() == 0) {
-    ws.Z_sizes.fit(Z, m, m);
-    Z.setIdentity();
-    return;
+    grow(ws.Z, ws.Z_storage, m, m);
+    ws.Z.setIdentity();
+    return ws.Z;
   }
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd>& qr = ws.qr(m, E.rows());
-  qr.compute(E.transpose());
-  qr.setThreshold(kRankTolerance);
-  ws.Q_sizes.fit(ws.Q, m, m);
-  qr.householderQ().evalTo(ws.Q, ws.householder);   // what Q = qr.householderQ() does, its workspace kept
-  ws.Z_sizes.fit(Z, m, m - static_cast<int>(qr.rank()));
-  Z = ws.Q.rightCols(m - static_cast<int>(qr.rank()));
+  ws.qr.compute(E.transpose());
+  ws.qr.set_threshold(kRankTolerance);
+  ws.qr.q_into(ws.Q, ws.Q_storage);
+  const int rank = static_cast<int>(ws.qr.rank());
+  grow(ws.Z, ws.Z_storage, m, m - rank);
+  ws.Z = ws.Q.rightCols(m - rank);
+  return ws.Z;
 }
 
 int LeastTorqueSelection::factor_gram() {

@@ -43,6 +43,7 @@
 
 #include "contact/solvers/grow_only.hpp"
 #include "control/inverse_dynamics/by_shape.hpp"
+#include "control/inverse_dynamics/pivoted_qr.hpp"
 
 namespace impetus {
 
@@ -56,16 +57,16 @@ struct LeastTorqueReport {
 /// drives; Jt (nv×m) the columns Jᵀ of the impulse components that may change. From the pivoted QR of
 /// (U Jᵀ)ᵀ: its trailing Householder columns. (id_qp's Stage II face; LeastTorqueSelection itself
 /// never forms it.)
-/// ws: the kernel's buffers, kept per shape met (issue 16). Z is sized here.
+/// ws: the kernel's buffers, views of grow-only storage (issue 16: no allocation for a shape of the contacts or
+/// of the driven set first met once the largest was met). Returns Z, a view into ws (valid until the next call).
 struct UndrivenKernelWorkspace {
   std::vector<char> driven;
-  Eigen::MatrixXd E, Q;   // U Jᵀ and the QR's Q
-  ParkedByShape<Eigen::MatrixXd> E_sizes, Q_sizes, Z_sizes;
-  ByShape<Eigen::ColPivHouseholderQR<Eigen::MatrixXd>> qr;   // of Eᵀ (m × (nv − na))
-  Eigen::VectorXd householder;                              // Q's evaluation workspace
+  MatrixView E{nullptr, 0, 0}, Q{nullptr, 0, 0}, Z{nullptr, 0, 0};   // U Jᵀ, the QR's Q, the kernel's basis
+  Eigen::VectorXd E_storage, Q_storage, Z_storage;
+  PivotedQr qr;   // of Eᵀ (m × (nv − na))
 };
-void undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated, Eigen::MatrixXd& Z,
-                             UndrivenKernelWorkspace& ws);
+const MatrixView& undriven_impulse_kernel(const Eigen::MatrixXd& Jt, const std::vector<int>& actuated,
+                                          UndrivenKernelWorkspace& ws);
 
 class LeastTorqueSelection {
  public:

@@ -12,6 +12,7 @@
 
 #include "../allocation_counting.hpp"
 #include "contact/factory.hpp"
+#include "contact/rows_by_count.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/effort_limits.hpp"
 #include "control/inverse_dynamics/id_solver.hpp"
@@ -116,8 +117,9 @@ class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase>
 /// where (a trace of each allocation's call stack after the warm-up); skipped only where they do allocate.
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
   // The trot changes which feet touch every few steps: buffers sized by the contacts are kept per size met
-  // (stewart_trinkle's stacked rows and the warm start's COD, the problems and results, the selected rows, the
-  // sticking target's decompositions, ActuatedElimination's per (nv, na, nc), IdLcpCoulomb's LCP); the ID's
+  // (the warm start's COD, the problems and results, the selected rows, the sticking target's decompositions,
+  // ActuatedElimination's per (nv, na, nc), IdLcpCoulomb's LCP) or for every size up to the most met
+  // (stewart_trinkle's stacked rows, RowsByCount; id_qp's Stage II face, undriven_impulse_kernel); the ID's
   // impulses and the effort limits' rounds are reserved for the most contacts the world can hold (ControlStage).
   // The stance is no stance until ~2 s (its contact count runs 0–6): which shapes the counted steps meet first
   // depends on the trajectory, so on the build's rounding.
@@ -128,11 +130,12 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
            "rows grown past the most nonzeros met (the controller's problem 4, the assembly's 6, stewart_trinkle's "
            "products 5), the control stage's and controller's vectors (4)";
   if (replay == "links_trot" && controller == "id_qp_coulomb")
-    return "measured 1.3 per step (26 in 20 steps, 2026-11-28 07:38 trace on AMD EPYC; 93 before the impulses became "
+    return "measured 0.55 per step (11 in 20 steps, 2026-11-28 10:33 trace on AMD EPYC; 93 before the impulses became "
            "views of storage reserved for the most contacts the world can hold, the effort limits' rounds were "
-           "reserved for every driven set and IdQp's temporaries became views of grow-only storage): stewart_trinkle's "
-           "dense path: the warm start's ColPivHouseholderQR (6) and COD (2) per basis size and the stacked rows per "
-           "row count (3); IdQp::stage_two's ColPivHouseholderQR and undriven_impulse_kernel's per shape (15)";
+           "reserved for every driven set and IdQp's temporaries became views of grow-only storage; 26 before "
+           "undriven_impulse_kernel's QR and buffers were grow-only, PivotedQr): all in stewart_trinkle's warm start "
+           "(warm_start.cpp via guessed_basis.hpp): its ColPivHouseholderQR (6) and COD (2) per basis size, and the "
+           "BySize that keeps them (3: a new decomposition and its list's growth)";
   return "";
 }
 
@@ -281,6 +284,73 @@ TEST(ContactSetAllocation, LemkeAllocatesNothingBelowTheLargestSizeMet) {
   }
   EXPECT_EQ(allocations, 0);
   EXPECT_GT(pivoted, 10);   // the solves pivoted (q ≥ 0 would return z = 0 untouched)
+}
+
+TEST(ContactSetAllocation, StackedRowsAllocateNothingForARowCountBelowTheMostMet) {
+  // stewart_trinkle's J = [N; L; S; T] of the group leaders: once its most rows were stacked, every smaller
+  // count, in any order and first met or not, is stacked in the kept outer indices and storage of nonzeros,
+  // and holds the rows of a freshly built matrix. LINKS' shape: 18 coordinates, up to 40 contacts (120 rows),
+  // rows of up to 9 nonzeros (the base's 6 and a leg's 3).
+  constexpr int nv = 18, most_rows = 120, row_nonzeros = 9;
+  std::mt19937 random(16);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  auto stack = [&](SparseRows& J, int rows, int seed) {
+    for (int r = 0; r < rows; ++r) {
+      J.startVec(r);
+      const int leg = (r + seed) % 4;   // the base's 6 columns, then some of leg's 3
+      for (int k = 0; k < row_nonzeros - leg; ++k) J.insertBack(r, k < 6 ? k : 3 + 3 * leg + k) = uniform(random);
+    }
+    J.finalize();
+  };
+  RowsByCount rows_by_count;
+  stack(rows_by_count.empty(most_rows, nv, row_nonzeros), most_rows, 0);
+  long allocations = 0;
+  for (int rows : {13, 57, 1, 120, 26, 4, 99, 0, 31, 72, 8, 119, 45}) {
+    const std::mt19937 start = random;
+    SparseRows* J = nullptr;
+    allocations += test::allocations_in([&] {
+      J = &rows_by_count.empty(rows, nv, row_nonzeros);
+      stack(*J, rows, rows);
+    });
+    random = start;
+    SparseRows fresh(rows, nv);
+    stack(fresh, rows, rows);
+    ASSERT_EQ(J->rows(), rows);
+    ASSERT_EQ(J->nonZeros(), fresh.nonZeros()) << rows << " rows";
+    ASSERT_TRUE(Eigen::MatrixXd(*J) == Eigen::MatrixXd(fresh)) << rows << " rows";
+  }
+  EXPECT_EQ(allocations, 0);
+}
+
+TEST(ContactSetAllocation, UndrivenImpulseKernelAllocatesNothingBelowTheLargestShapeMet) {
+  // id_qp's Stage II face, Z = ker(U Jᵀ) (least_torque.hpp LT1): its shape follows the free impulse components
+  // m and the driven set (the effort limits' rounds hold driven joints). Warmed at the largest (m = 120, nothing
+  // driven), then shapes never met in an order no trot follows, each the bits of a fresh workspace's.
+  constexpr int nv = 18, most = 120;
+  std::mt19937 random(16);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  UndrivenKernelWorkspace kernel;
+  const Eigen::MatrixXd Jt_most = Eigen::MatrixXd::NullaryExpr(nv, most, [&] { return uniform(random); });
+  undriven_impulse_kernel(Jt_most, {}, kernel);
+  long allocations = 0;
+  int deficient = 0;
+  const std::pair<int, int> shapes[] = {{24, 12}, {9, 12}, {61, 5}, {3, 12}, {36, 0}, {12, 11}, {120, 12}, {18, 9}, {6, 12}};
+  for (auto [m, na] : shapes) {
+    std::vector<int> actuated(na);
+    std::iota(actuated.begin(), actuated.end(), nv - na);
+    Eigen::MatrixXd Jt = Eigen::MatrixXd::NullaryExpr(nv, m, [&] { return uniform(random); });
+    if (m % 2 == 0) Jt.row(0).setZero();   // a coordinate no impulse moves: a rank deficiency of U Jᵀ
+    const MatrixView* Z = nullptr;
+    allocations += test::allocations_in([&] { Z = &undriven_impulse_kernel(Jt, actuated, kernel); });
+    UndrivenKernelWorkspace fresh;
+    const Eigen::MatrixXd Z_fresh = undriven_impulse_kernel(Jt, actuated, fresh);
+    ASSERT_EQ(Z->rows(), m);
+    ASSERT_EQ(Z->cols(), Z_fresh.cols()) << "m " << m << ", " << na << " driven";
+    ASSERT_TRUE(Eigen::MatrixXd(*Z) == Z_fresh) << "m " << m << ", " << na << " driven";
+    deficient += Z->cols() > std::max(m - (nv - na), 0);
+  }
+  EXPECT_EQ(allocations, 0);
+  EXPECT_GT(deficient, 3);   // the copies left round-off pivots out of the rank
 }
 
 TEST(ContactSetAllocation, ImpulsesFitEveryContactCountBelowTheReserve) {
