@@ -20,7 +20,11 @@ bool GuessedBasis::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& q, con
   for (Eigen::Index i = 0; i < n; ++i)
     if (guess[i] > kActive * scale) basis.push_back(static_cast<int>(i));
   const int nb = static_cast<int>(basis.size());
-  const VectorView& delta = correction([&](int i, int j) { return A(i, j); }, q, guess);
+  const auto fill = [&](MatrixView& A_BB) {
+    for (int c = 0; c < nb; ++c)
+      for (int r = 0; r < nb; ++r) A_BB(r, c) = A(basis[r], basis[c]);
+  };
+  const VectorView& delta = correction(fill, q, guess);
   if (x.size() != n) return false;
   x.setZero();
   for (int r = 0; r < nb; ++r) x[basis[r]] = std::max(guess[basis[r]] + delta[r], 0.0);

@@ -224,6 +224,13 @@ struct StewartTrinkleLcp {
   std::vector<char> D_known;               // (rows of D) column computed
   std::vector<char> D_wanted, column_mask; // scratch of need_D and of its callers
   VectorView Jv{nullptr, 0};               // J v*
+  /// An unknown of z as rows of D (U: its own row; F edge j of group g: cos_j·S_g + sin_j·T_g) or a λ̂, for
+  /// basis_matrix: index in z, D rows d1, d2 (−1: none) with weights, friction block (−1 for U).
+  struct UnknownRows {
+    int index, d1, d2, block;
+    double w1, w2;
+  };
+  std::vector<UnknownRows> basis_rows;
 
   // --- storage of the views, and scratch ---
   Eigen::VectorXd phi_storage, q_storage, D_storage, Jv_storage, A_storage;
@@ -247,6 +254,8 @@ struct StewartTrinkleLcp {
 
   /// A(r, c) of (ST6) read off D, without A (for the warm start, ST10); D's columns of r's and c's unknowns.
   double entry(int r, int c) const;
+  /// A_BB(r, c) = entry(basis[r], basis[c]) to the bit, with each unknown's rows of D looked up once (nb×nb).
+  void basis_matrix(const std::vector<int>& basis, MatrixView& A_BB);
   /// Az = A z from D in O(size(D)²), without A; p_J and Dp are scratch. Az: size; p_J, Dp: rows of D.
   /// D's columns of z's nonzero unknowns.
   void times(const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> Az, Eigen::Ref<Eigen::VectorXd> p_J,

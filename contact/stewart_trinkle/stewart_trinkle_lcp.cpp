@@ -378,6 +378,44 @@ double StewartTrinkleLcp::entry(int r, int c) const {
   return 0.0;
 }
 
+void StewartTrinkleLcp::basis_matrix(const std::vector<int>& basis, MatrixView& A_BB) {
+  const int nu = ng + nl, nb = static_cast<int>(basis.size());
+  basis_rows.resize(nb);
+  for (int r = 0; r < nb; ++r) {
+    const int i = basis[r];
+    UnknownRows& u = basis_rows[r];
+    u = {i, -1, -1, -1, 0.0, 0.0};
+    if (i < nu) {
+      u.d1 = i, u.w1 = 1;
+    } else if (i < offset_lambda) {
+      const int f = (i - offset_F) / k, j = (i - offset_F) % k, g = friction_group[f];
+      u.d1 = nu + g, u.w1 = cos_edge[j], u.d2 = nu + ng + g, u.w2 = sin_edge[j], u.block = f;
+    } else {
+      u.block = i - offset_lambda;
+    }
+  }
+  // The arithmetic of entry(), term by term.
+  for (int c = 0; c < nb; ++c) {
+    const UnknownRows& b = basis_rows[c];
+    for (int r = 0; r < nb; ++r) {
+      const UnknownRows& a = basis_rows[r];
+      double value = 0.0;
+      if (a.d1 >= 0 && b.d1 >= 0) {
+        value = a.w1 * b.w1 * D(a.d1, b.d1);
+        if (b.d2 >= 0) value += a.w1 * b.w2 * D(a.d1, b.d2);
+        if (a.d2 >= 0) value += a.w2 * b.w1 * D(a.d2, b.d1);
+        if (a.d2 >= 0 && b.d2 >= 0) value += a.w2 * b.w2 * D(a.d2, b.d2);
+      } else if (a.d1 >= 0) {   // column λ̂_h: a in the F rows of friction block h
+        value = a.block == b.block ? balance : 0.0;
+      } else if (b.d1 >= 0) {   // λ row f
+        if (b.index < offset_F) value = b.index == friction_group[a.block] ? balance * mu[a.block] : 0.0;
+        else value = b.block == a.block ? -balance : 0.0;
+      }
+      A_BB(r, c) = value;
+    }
+  }
+}
+
 void StewartTrinkleLcp::times(const Eigen::Ref<const Eigen::VectorXd>& z, Eigen::Ref<Eigen::VectorXd> Az,
                               Eigen::Ref<Eigen::VectorXd> p_J, Eigen::Ref<Eigen::VectorXd> Dp) const {
   const int nu = ng + nl;

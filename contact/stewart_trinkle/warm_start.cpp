@@ -73,7 +73,12 @@ bool StewartTrinkleWarmStart::solve(const ContactProblem& problem, StewartTrinkl
   if (nb == 0 || nb > max_size) return false;
   lcp.need_D_of_unknowns(basis);   // z is zero off the basis
 
-  const VectorView& delta = core.correction([&](int i, int j) { return lcp.entry(i, j); }, lcp.q, z_guess);
+  // Without a λ̂ the basis' A_BB = (J W Jᵀ)_BB is a Delassus block: symmetric positive semidefinite (ST6).
+  // With a λ̂ (a sliding group) A_BB is square and of no sign (ST6): LU, or the COD where singular (GB2).
+  const auto structure = basis.back() < lcp.offset_lambda ? GuessedBasis::Structure::Delassus   // λ̂ come last
+                                                          : GuessedBasis::Structure::Square;
+  const VectorView& delta =
+      core.correction([&](MatrixView& A_BB) { lcp.basis_matrix(basis, A_BB); }, lcp.q, z_guess, structure);
   assert(z.size() == lcp.size);
   z.setZero();
   for (int r = 0; r < nb; ++r) z[basis[r]] = z_guess[basis[r]] + delta[r];

@@ -15,7 +15,9 @@
 // keeps the force distribution continuous, as [004] §4.6 does for no-slip). It is accepted only when z
 // meets Lemke's own certificate (lemke.hpp L6) at the model's tolerance, so the answer is an LCP solution
 // whenever it is used; otherwise Lemke runs cold as before. At rest and in steady sliding the active set
-// does not change, and the step costs one |B|×|B| factorization instead of the pivots.
+// does not change, and the step costs one |B|×|B| factorization instead of the pivots: a Cholesky stopped at
+// the rank where B holds no λ̂ (A_BB is then a block of J W Jᵀ), else an LU, the COD only where that is
+// singular (guessed_basis.hpp GB2). A_BB is read off D once per unknown (StewartTrinkleLcp::basis_matrix).
 //
 // The friction guess (p_S, p_T) is split onto the two pyramid edges d_j, d_{j+1} whose cone holds it:
 //   (p_S, p_T) = a d_j + b d_{j+1},  a, b ≥ 0.
@@ -36,7 +38,7 @@ struct StewartTrinkleWarmStart {
   VectorView s_guess{nullptr, 0}, t_guess{nullptr, 0};   // (ng) guessed friction (p_S, p_T) per group
   Eigen::VectorXd z_guess_storage, Az_storage, w_storage, p_J_storage, Dp_storage;
   Eigen::VectorXd s_guess_storage, t_guess_storage;
-  GuessedBasis core;   // the basis B and the least-norm correction on it (guessed_basis.hpp GB1: its A_BB, COD)
+  GuessedBasis core;   // the basis B and the least-norm correction on it (guessed_basis.hpp GB1, GB2)
 
   /// (ST10) for `lcp` of `problem` from its p_*_guess; needs only assemble_stewart_trinkle_rows (A is
   /// read off D). Returns true with z the accepted solution and

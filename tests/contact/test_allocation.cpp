@@ -13,6 +13,7 @@
 
 #include "../allocation_counting.hpp"
 #include "contact/factory.hpp"
+#include "contact/solvers/least_norm_psd.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "problem_builder.hpp"
@@ -28,6 +29,29 @@ using test::allocations_in;
 TEST(NoAllocation, CountingSeesEigenAllocations) {
   // The interposition works: a fresh dynamic matrix allocates.
   EXPECT_GE(allocations_in([] { Eigen::MatrixXd m(50, 50); m.setZero(); }), 1);
+}
+
+TEST(NoAllocation, LeastNormPsdBelowTheLargestSizeMet) {
+  // Delassus-like blocks G Gᵀ of full and deficient rank, at sizes below the first.
+  const auto psd_of_rank = [](int n, int r) {
+    const Eigen::MatrixXd G = Eigen::MatrixXd::NullaryExpr(n, r, [](Eigen::Index i, Eigen::Index j) { return std::sin(0.7 * static_cast<double>(i * 31 + j + 1)); });
+    return Eigen::MatrixXd(G * G.transpose());
+  };
+  const Eigen::MatrixXd large = psd_of_rank(30, 25), full = psd_of_rank(12, 12), low = psd_of_rank(20, 7);
+  const Eigen::VectorXd b30 = Eigen::VectorXd::LinSpaced(30, -1, 2), b12 = Eigen::VectorXd::LinSpaced(12, 1, 3),
+                        b20 = Eigen::VectorXd::LinSpaced(20, -2, 1);
+  LeastNormPsd psd;
+  psd.compute(large);
+  psd.solve(b30);
+  EXPECT_EQ(test::allocations_in([&] {
+              psd.compute(full);
+              psd.solve(b12);
+              psd.compute(low);
+              psd.solve(b20);
+              psd.compute(large);
+              psd.solve(b30);
+            }),
+            0);
 }
 
 TEST(NoAllocation, StewartTrinkleAndLemkeOnceWarm) {

@@ -3,6 +3,9 @@
 // redundancy, and the statistics of a problem that needs more than the plain Lemke solve.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include <cmath>
 #include <numbers>
 #include <random>
@@ -789,6 +792,33 @@ TEST(StewartTrinkleWarmStart, EntriesAndProductsReadOffDEqualTheAssembledMatrix)
   Eigen::VectorXd Az(lcp.size), p_J(lcp.D.rows()), Dp(lcp.D.rows());
   lcp.times(z, Az, p_J, Dp);
   EXPECT_LE((Az - lcp.A * z).lpNorm<Eigen::Infinity>(), 1e-13 * scale * z.lpNorm<Eigen::Infinity>() * lcp.size);
+}
+
+TEST(StewartTrinkleWarmStart, BasisMatrixIsEntryToTheBit) {
+  // The warm start's A_BB (basis_matrix, each unknown's rows of D looked up once) must be entry()'s numbers bit
+  // for bit, on bases mixing every block (U, F, λ̂) in ascending and scrambled order, with merged groups and k = 6.
+  ProblemBuilder b(kDt);
+  const ContactProblem& P = box_on_ground(b, twist(Eigen::Vector3d(0.3, -0.2, 0), Eigen::Vector3d(0, 0, 1)), kMu,
+                                          Eigen::Vector3d::Zero(), 2);
+  StewartTrinkleLcp lcp;
+  assemble_stewart_trinkle_lcp(P, 6, StewartTrinkleOptions{}.merge_tolerance, lcp);
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<int> basis;
+    for (int i = 0; i < lcp.size; ++i)
+      if (rng() % 2 == 0) basis.push_back(i);
+    if (trial % 2 == 1) std::shuffle(basis.begin(), basis.end(), rng);
+    const int nb = static_cast<int>(basis.size());
+    Eigen::VectorXd storage;
+    MatrixView A_BB{nullptr, 0, 0};
+    grow(A_BB, storage, nb, nb);
+    lcp.basis_matrix(basis, A_BB);
+    for (int r = 0; r < nb; ++r)
+      for (int c = 0; c < nb; ++c) {
+        const double expected = lcp.entry(basis[r], basis[c]);
+        ASSERT_EQ(std::memcmp(&A_BB(r, c), &expected, sizeof(double)), 0) << trial << ": " << basis[r] << ", " << basis[c];
+      }
+  }
 }
 
 }  // namespace

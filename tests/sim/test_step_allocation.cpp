@@ -117,25 +117,20 @@ class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase>
 /// where (a trace of each allocation's call stack after the warm-up); skipped only where they do allocate.
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
   // The trot changes which feet touch every few steps: buffers sized by the contacts are kept per size met
-  // (the warm start's COD, the problems and results, the selected rows, the sticking target's decompositions,
+  // (the warm start's COD where a basis with a sliding group is singular, the problems and results, the selected rows, the sticking target's decompositions,
   // ActuatedElimination's per (nv, na, nc), IdLcpCoulomb's LCP) or for every size up to the most met
-  // (stewart_trinkle's stacked rows, RowsByCount; id_qp's Stage II face, undriven_impulse_kernel); the ID's
+  // (stewart_trinkle's stacked rows, RowsByCount; id_qp's Stage II face, undriven_impulse_kernel) or grown only
+  // (the warm start's Cholesky and LU, guessed_basis.hpp GB2); the ID's
   // impulses and the effort limits' rounds are reserved for the most contacts the world can hold (ControlStage).
   // The stance is no stance until ~2 s (its contact count runs 0–6): which shapes the counted steps meet first
   // depends on the trajectory, so on the build's rounding.
   if (replay == "links_stance" && controller == "id_qp_noslip")
-    return "0 on the native builds (znver3, cooperlake), where it is asserted; measured 29 in 20 steps on the portable "
-           "build (-DIMPETUS_NATIVE=OFF, 2026-11-28 04:28 trace on AMD EPYC), whose trajectory meets in the counted "
-           "steps contact shapes the 0.3 s warm-up did not: IdQp's per-shape scratch and its products' (10), sparse "
-           "rows grown past the most nonzeros met (the controller's problem 4, the assembly's 6, stewart_trinkle's "
-           "products 5), the control stage's and controller's vectors (4)";
-  if (replay == "links_trot" && controller == "id_qp_coulomb")
-    return "measured 0.55 per step (11 in 20 steps, 2026-11-28 10:33 trace on AMD EPYC; 93 before the impulses became "
-           "views of storage reserved for the most contacts the world can hold, the effort limits' rounds were "
-           "reserved for every driven set and IdQp's temporaries became views of grow-only storage; 26 before "
-           "undriven_impulse_kernel's QR and buffers were grow-only, PivotedQr): all in stewart_trinkle's warm start "
-           "(warm_start.cpp via guessed_basis.hpp): its ColPivHouseholderQR (6) and COD (2) per basis size, and the "
-           "BySize that keeps them (3: a new decomposition and its list's growth)";
+    return "measured 40 in 20 steps natively (2026-11-28 11:05 trace on AMD EPYC, since stewart_trinkle's warm start "
+           "solves its basis by Cholesky or LU (guessed_basis.hpp GB2): the same answers to rounding, but the stance's "
+           "trajectory then meets in the counted steps contact shapes the 0.3 s warm-up did not, as the portable build's "
+           "did before, 29 in 20 steps at 04:28): the ID problem's sparse rows grown past the most nonzeros met (11), the "
+           "assembly's rows and vectors (11), the control stage's vectors (7), IdQp's per-shape plain scratch and "
+           "products (PlainScratch, times_B, B_transpose_times: 8), the controller's (1), stewart_trinkle's (2)";
   return "";
 }
 
