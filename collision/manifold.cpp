@@ -96,6 +96,18 @@ void nearest_of_cores(const PosedShape& A, const PosedShape& B, Eigen::Vector3d&
   closest_points_of_segments(a0, a1, b0, b1, c_a, c_b);
 }
 
+/// The one contact of a pair with no face or edge to clip (M5): the witness x moved along n to midway between the
+/// support planes, −h_A(−n) = h_B(n) + φ* and h_B(n).
+void push_single_point(const Eigen::Vector3d& n, double phi_star, const Eigen::Vector3d& x, double h_B,
+                       std::vector<PairContact>& out) {
+  PairContact c;
+  c.n_W = n;
+  c.phi = phi_star;
+  c.p_W = x + (h_B + 0.5 * phi_star - n.dot(x)) * n;
+  c.feature = feature_id({kSinglePoint});
+  out.push_back(c);
+}
+
 }  // namespace
 
 bool ManifoldBuilder::normal_from_cores(const PosedShape& A, const PosedShape& B, NearestOfCores& cores) {
@@ -116,13 +128,7 @@ void ManifoldBuilder::sphere_pair(const PosedShape& A, const PosedShape& B, cons
   if (!std::isfinite(phi_star) || !(phi_star <= margin)) return;
   const double r_a = A.shape->radius, r_b = B.shape->radius;
   const Eigen::Vector3d x = 0.5 * ((c_a - r_a * n) + (c_b + r_b * n));   // the candidate's witness
-  // (M5): moved along n to midway between the support planes.
-  PairContact c;
-  c.n_W = n;
-  c.phi = phi_star;
-  c.p_W = x + (h_B + 0.5 * phi_star - n.dot(x)) * n;
-  c.feature = feature_id({kSinglePoint});
-  out.push_back(c);
+  push_single_point(n, phi_star, x, h_B, out);
 }
 
 ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, const PosedShape& B,
@@ -252,13 +258,7 @@ void ManifoldBuilder::build(const PosedShape& A, const PosedShape& B, const Norm
     closest_points_of_segments(a0, a1, b0, b1, c_a, c_b);
     x = 0.5 * (c_a + c_b);
   }
-  const double h_B = support(*B.shape, B.X_WG, n);
-  PairContact c;
-  c.n_W = n;
-  c.phi = phi_star;
-  c.p_W = x + (h_B + 0.5 * phi_star - n.dot(x)) * n;
-  c.feature = feature_id({kSinglePoint});
-  out.push_back(c);
+  push_single_point(n, phi_star, x, support(*B.shape, B.X_WG, n), out);
 }
 
 double ManifoldBuilder::clip_against_face(const PosedShape& R, int face, const PosedShape& I, bool reference_is_A,
