@@ -12,13 +12,48 @@ std::uint64_t mix_word(std::uint64_t h, std::uint64_t value) {
   return (h ^ value) * kPrime;
 }
 
-std::uint64_t mix_pattern(std::uint64_t h, const SparseRows& X) {
-  h = mix_word(h, static_cast<std::uint64_t>(X.rows()));
-  for (int i = 0; i < X.rows(); ++i) {
-    h = mix_word(h, 0xffffffffull);   // row separator: (a | b c) and (a b | c) differ
-    for (SparseRows::InnerIterator it(X, i); it; ++it) h = mix_word(h, static_cast<std::uint64_t>(it.col()));
+/// Four FNV-1a hashes side by side, word j of a stream into hash j mod 4, two indices to a word: one chain of
+/// dependent multiplies, one per column index of N, S and T (~7000 rows of a dozen entries in the granular pile's
+/// one island), was 2.3 % of its step (perf, issue 16); four independent chains over half as many words, 0.2 %.
+struct FourLanes {
+  std::uint64_t h[4];
+  explicit FourLanes(std::uint64_t seed) : h{seed, seed + 1, seed + 2, seed + 3} {}
+  /// Mixes the n `indices`, two to a word (the last with 0xffffffff when n is odd), word j into hash j mod 4.
+  void mix_indices(const int* indices, Eigen::Index n) {
+    const auto word = [&](Eigen::Index i) {
+      const std::uint64_t lo = static_cast<std::uint32_t>(indices[i]);
+      const std::uint64_t hi = i + 1 < n ? static_cast<std::uint32_t>(indices[i + 1]) : 0xffffffffull;
+      return lo | hi << 32;
+    };
+    Eigen::Index i = 0;
+    for (; i + 8 <= n; i += 8) {
+      h[0] = mix_word(h[0], word(i));
+      h[1] = mix_word(h[1], word(i + 2));
+      h[2] = mix_word(h[2], word(i + 4));
+      h[3] = mix_word(h[3], word(i + 6));
+    }
+    for (int lane = 0; i < n; i += 2, ++lane) h[lane] = mix_word(h[lane], word(i));
   }
-  return h;
+  std::uint64_t joined(std::uint64_t into) const {
+    for (std::uint64_t lane : h) into = mix_word(into, lane);
+    return into;
+  }
+};
+
+/// X's pattern: its rows, where each row starts among the stored entries (so (a | b c) and (a b | c) differ), and
+/// the entries' columns. Compressed, as assembly leaves every SparseRows, these are X's outer and inner index
+/// arrays; an uncompressed X is hashed as its compressed copy, so a pattern hashes alike either way.
+std::uint64_t mix_pattern(std::uint64_t h, const SparseRows& X) {
+  if (!X.isCompressed()) {
+    SparseRows compressed = X;   // not met on the step's path: allocates
+    compressed.makeCompressed();
+    return mix_pattern(h, compressed);
+  }
+  h = mix_word(h, static_cast<std::uint64_t>(X.rows()));
+  FourLanes lanes(h);
+  lanes.mix_indices(X.outerIndexPtr(), X.rows() + 1);
+  lanes.mix_indices(X.innerIndexPtr(), X.nonZeros());
+  return lanes.joined(h);
 }
 
 }  // namespace

@@ -10,8 +10,10 @@
 #include <tuple>
 #include <vector>
 
+#include "islands_scene.hpp"
 #include "scene_fixture.hpp"
 #include "sim/assembly_stage.hpp"
+#include "sim/stepper.hpp"
 
 namespace impetus {
 namespace {
@@ -129,6 +131,40 @@ TEST(WarmStartMemory, RememberAfterOtherKeysIsTheFullUpdateEntryForEntryInOrder)
     if (HasFatalFailure()) return;
   }
   EXPECT_GT(written, 20);
+}
+
+// AssemblyStage::assemble reads the memory into each row's guesses (p_N, p_S, p_T): the entry of the row's contact
+// key, zero for a key the memory does not hold (sim/assembly.cpp, warm_start_guesses, a loop of its own after the
+// rows). Islands of several contacts, a third of their keys left out of the memory and one key of no contact in it.
+TEST(WarmStartMemory, AssemblyGuessesAreTheMemorysEntriesOfTheRowsKeys) {
+  const World world = load_scene_string(test::islands_scene(1e-3), "islands.xml");
+  Stepper stepper(world.model, "max_dissipation", 1e-3, 1);
+  State state = world.initial;
+  for (int k = 0; k < 5; ++k) stepper.step(state);
+  StepData data = stepper.data();
+  ASSERT_GT(data.contacts.size(), 4u);
+  WarmStartMemory memory;
+  const auto key_of = [&](int i) {
+    const ContactPoint& c = data.contacts[i];
+    return ContactKey{c.geom_a, c.geom_b, c.feature};
+  };
+  for (int i = 0; i < static_cast<int>(data.contacts.size()); ++i)
+    if (i % 3 != 0) memory.impulses[key_of(i)] = Eigen::Vector3d(i + 0.25, -i, 2 * i + 0.5);
+  memory.impulses[ContactKey{999, 1000, 0}] = Eigen::Vector3d(7, 8, 9);
+  stepper.assembly().assemble(state, 1e-3, memory, data);
+  int rows = 0;
+  for (std::size_t k = 0; k < data.islands.size(); ++k) {
+    const ContactProblem& P = data.problems[k];
+    ASSERT_EQ(P.nc, static_cast<int>(data.islands[k].contacts.size()));
+    for (int r = 0; r < P.nc; ++r, ++rows) {
+      const int i = data.islands[k].contacts[r];
+      const Eigen::Vector3d expected = i % 3 != 0 ? memory.impulses.at(key_of(i)) : Eigen::Vector3d::Zero();
+      EXPECT_EQ(P.p_N_guess[r], expected[0]) << "contact " << i;
+      EXPECT_EQ(P.p_S_guess[r], expected[1]) << "contact " << i;
+      EXPECT_EQ(P.p_T_guess[r], expected[2]) << "contact " << i;
+    }
+  }
+  EXPECT_EQ(rows, static_cast<int>(data.contacts.size()));
 }
 
 }  // namespace
