@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "contact/free_motion.hpp"
 #include "contact/model_options.hpp"
 
 namespace impetus {
@@ -59,14 +60,6 @@ void MaxDissipationModel::velocity_of(Buffers& ws, const ContactProblem& problem
   ws.impulse_.noalias() = program.J.transpose() * p;   // 𝐉ᵀp (nv)
   problem.solve_M(ws.impulse_, ws.scratch_);
   v = problem.v_star + ws.scratch_;
-}
-
-bool MaxDissipationModel::every_row_separates(const ContactProblem& problem) {
-  for (int i = 0; i < problem.nc; ++i)
-    if (!(row_dot(problem.N, i, problem.v_star) + problem.phi[i] / problem.dt >= 0)) return false;
-  for (int k = 0; k < problem.nl; ++k)
-    if (!(row_dot(problem.L, k, problem.v_star) + problem.phi_L[k] / problem.dt >= 0)) return false;
-  return true;
 }
 
 void MaxDissipationModel::keep_free_motion(Buffers& ws, const ContactProblem& problem, SolverStatistics& stats,

@@ -133,9 +133,9 @@
 // N v* + φ/dt ≥ 0 (the LCP of MD2 at p = 0). Then κ = 0, and phase II needs no solve: the cone and the
 // pyramid hold p_N ≥ 0, so Σ p_N ≤ κ = 0 leaves p = 0 (and p_L ≤ p_L^I = 0) its only feasible point —
 // phase I's, v⁺ = v*. (The viscous set allows friction at p_N = 0 and keeps its phase II.) Where every row separates
-// under v* as computed, G v* + φ/dt ≥ 0 in floating point, p = 0 is that optimum exactly (the gradient of QP3 at 0 is
-// that row vector) and phase I's program is not built: a falling pile's island of ~2000 speculative contacts is then
-// answered in one pass over its rows.
+// under v* as computed, G v* + φ/dt ≥ 0 in floating point (contact/free_motion.hpp FM1), p = 0 is that optimum
+// exactly (the gradient of QP3 at 0 is that row vector) and phase I's program is not built: a falling pile's island
+// of ~2000 speculative contacts is then answered in one pass over its rows.
 //
 // Contacts screened by phase I, verified after (MD16). On a large island most contacts are a pile's speculative ones,
 // far from binding, and each adds three impulses, a cone and a velocity row to phase II's Newton systems, whose factor
@@ -300,8 +300,6 @@ class MaxDissipationModel final : public ContactModel {
   int stop_guess(Buffers& ws, const ContactProblem& problem) const;
   /// ws.stop_x_ ← (𝐉_𝒜ᵀ𝐉_𝒜)⁻¹ ws.stop_x_ dense; false when 𝐉_𝒜 is (near) rank deficient.
   bool stop_solve_dense(Buffers& ws, const ContactProblem& problem) const;
-  /// (MD13) Whether p = 0 solves phase I as it stands: every row separating under v*, G v* + φ/dt ≥ 0.
-  static bool every_row_separates(const ContactProblem& problem);
   /// (MD13) Phase I's answer p = 0, v⁺_I = v*, without building its program (the falling pile's speculative contacts).
   void keep_free_motion(Buffers& ws, const ContactProblem& problem, SolverStatistics& stats,
                         MaxDissipationReport& report) const;

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "contact/free_motion.hpp"
+
 namespace impetus {
 namespace {
 
@@ -50,6 +52,9 @@ void NoSlipModel::solve(const ContactProblem& problem, ContactResult& result, Co
     take_single_contact(ws.single_, result);
     return;
   }
+  if (options_.free_motion && options_.projection.solver == ProjectionSolver::PrincipalPivoting &&
+      take_free_motion(problem, result, ws))
+    return;
   attempt(problem, tau_G, result, ws);
   // A result certified on every row needs no retry; one that (NS7) certified through a dropped row's backward
   // error is retried too, and gives way only to a retry certified on every row.
@@ -96,6 +101,45 @@ void NoSlipModel::take_single_contact(const NoSlipSingleContact& single, Contact
   report.dropped_row_backward_error = 0;
 }
 
+void NoSlipModel::mark_sticking(const ContactProblem& problem, std::vector<char>& sticks) const {
+  // The paper's lock holds every contact within the collision margin, not the speculative ones beyond
+  // it (problem.touch_margin): a lock on a contact that cannot touch within the step pins its link
+  // tangentially at a distance (the jaco arm's wrist 5.7 mm above the ground made principal pivoting and
+  // Lemke fail on a feasible problem); such a contact sticks from the step it comes within the margin.
+  sticks.clear();
+  const double stick_gap = std::min(options_.stick_gap, problem.touch_margin);
+  if (std::isfinite(stick_gap)) {
+    sticks.resize(problem.nc);
+    for (int i = 0; i < problem.nc; ++i) sticks[i] = problem.phi[i] <= stick_gap;
+  }
+}
+
+bool NoSlipModel::take_free_motion(const ContactProblem& problem, ContactResult& result, Workspace& ws) const {
+  // (FM1), and (FM2) on the sticking contacts: v⁺ = v*, p = 0 meets the normal LCP exactly and (NS2) within the
+  // certificate, FIND-INDICES trying no row (every position −1).
+  if (!every_row_separates(problem)) return false;
+  mark_sticking(problem, ws.sticks_);
+  const double s_v = free_motion_velocity_scale(problem), slip = largest_free_slip(problem, ws.sticks_);
+  if (!(slip <= options_.projection.certificate_tolerance * s_v)) return false;
+  const int nc = problem.nc;
+  result.v_plus = problem.v_star;
+  result.p_N.setZero(nc);
+  result.p_S.setZero(nc);
+  result.p_T.setZero(nc);
+  result.p_L.setZero(problem.nl);
+  result.clear_implicit();
+  NoSlipReport& report = result.report_slot<NoSlipReport>();
+  solved_by_free_motion(s_v, result.stats, report.projection);
+  result.stats.residual = slip / s_v;   // (NS2)'s share of the residual, as attempt() reports it
+  report.indices.s_position.assign(nc, -1);
+  report.indices.t_position.assign(nc, -1);
+  report.indices.rank = 0;
+  report.indices.tried = 0;
+  report.equality_residual = slip;
+  report.dropped_row_backward_error = 0;
+  return true;
+}
+
 void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const {
   // Reset field by field: report.indices keeps its buffers (no allocation once warm).
   NoSlipReport& report = result.report_slot<NoSlipReport>();
@@ -107,16 +151,7 @@ void NoSlipModel::attempt(const ContactProblem& problem, double tau_G, ContactRe
   ws.factor_.reset(ws.M_inverse_, problem.v_star);   // v_f = v*: the metric is M
 
   // 1. FIND-INDICES on the rows of the sticking contacts.
-  // The paper's lock holds every contact within the collision margin, not the speculative ones beyond
-  // it (problem.touch_margin): a lock on a contact that cannot touch within the step pins its link
-  // tangentially at a distance (the jaco arm's wrist 5.7 mm above the ground made principal pivoting and
-  // Lemke fail on a feasible problem); such a contact sticks from the step it comes within the margin.
-  ws.sticks_.clear();
-  const double stick_gap = std::min(options_.stick_gap, problem.touch_margin);
-  if (std::isfinite(stick_gap)) {
-    ws.sticks_.resize(nc);
-    for (int i = 0; i < nc; ++i) ws.sticks_[i] = problem.phi[i] <= stick_gap;
-  }
+  mark_sticking(problem, ws.sticks_);
   find_indices(problem.S, problem.T, ws.sticks_, tau_G, ws.factor_,
                report.indices);
 

@@ -55,6 +55,11 @@
 //   0. One contact and no joint limit: first in closed form on the 3×3 Delassus matrix (single_contact.hpp,
 //      SC1–SC3), before FIND-INDICES; kept when it meets the certificate of step 3a–3b (Solved, no pivot, the
 //      report's rank 2 and one active row or none), otherwise steps 1–4 unchanged.
+//   0'. Otherwise, when v* itself violates no row — every unilateral row separating (N v* + φ/dt ≥ 0, L v* +
+//      φ_L/dt ≥ 0, as computed) and |S v*|, |T v*| ≤ tol·s_v on every sticking contact (contact/free_motion.hpp
+//      FM1–FM2) — v⁺ = v*, p = 0 meets (NS3) exactly and (NS2) within the certificate, as step 3's answers do:
+//      Solved, no row tried by FIND-INDICES, no pivot, the report's projection.free_motion set. A pile in free fall,
+//      whose bodies move together, is such an island of thousands of contacts.
 // Errata used: E3/E6 (sign and Δt·f of (39)/(54)), E4/E7 ((56)–(57) mean the top-left block of the
 // inverse KKT matrix), E11 (line 28: w ← w†), P8 (index bookkeeping), P7 (Algorithm 1 cycles:
 // detected, capped, fallback).
@@ -104,6 +109,10 @@ struct NoSlipOptions {
   /// solver, whose one-step answer it is: `solver="lemke"` asks for Lemke's pivots on every island (seed 000's
   /// comparison of the two, the seed000_walk replay).
   bool single_contact_closed_form = true;
+  /// An island whose v* violates no row (contact/free_motion.hpp FM1, FM2 on its sticking contacts) takes v⁺ = v*
+  /// without FIND-INDICES or pivoting, under the principal pivoting solver; false sends it to the general path
+  /// (tests compare the two).
+  bool free_motion = true;
 
   /// Parses <physics><no_slip …/>; throws OptionError for an unknown key or a bad value.
   static NoSlipOptions parse(const ModelOptions& options);
@@ -150,6 +159,10 @@ class NoSlipModel final : public ContactModel {
   };
   /// Step 0's answer as the model's result and report.
   void take_single_contact(const NoSlipSingleContact& single, ContactResult& result) const;
+  /// The contacts whose no-slip rows are held (all when `sticks` is left empty): those within the margin.
+  void mark_sticking(const ContactProblem& problem, std::vector<char>& sticks) const;
+  /// v⁺ = v* with no impulse as the result, when it violates no row (free_motion.hpp); false otherwise.
+  bool take_free_motion(const ContactProblem& problem, ContactResult& result, Workspace& ws) const;
   /// Steps 1–3 with FIND-INDICES at τ_G.
   void attempt(const ContactProblem& problem, double tau_G, ContactResult& result, Workspace& ws) const;
   /// (NS7) e_W = |c v⁺| / (‖c‖_{W⁻¹} ‖v⁺‖_W) of a dropped row c slipping at `slip` = |c v⁺|.

@@ -43,6 +43,12 @@ void solved_without_pivot(double residual, double velocity_scale, int active, So
   report.residual = residual;
 }
 
+void solved_by_free_motion(double velocity_scale, SolverStatistics& stats, ProjectionReport& report) {
+  solved_without_pivot(0, velocity_scale, 0, stats, report);
+  report.pivoting.iterations = 0;
+  report.free_motion = true;
+}
+
 void UnilateralProjection::solve(const InertiaOperator& W, DelassusFactor& factor, const UnilateralRows& U,
                                  const Eigen::Ref<const Eigen::VectorXd>& v_f, const Eigen::VectorXd* guess,
                                  const ProjectionOptions& options, Eigen::VectorXd& z, Eigen::VectorXd& v_plus,

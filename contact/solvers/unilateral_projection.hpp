@@ -26,6 +26,7 @@ struct ProjectionReport {
   bool lemke_run = false;         // the dense LCP was solved (fallback or solver = lemke)
   LemkeResult lemke;              // its outcome
   double residual = 0;            // ρ (UP2) of the result returned
+  bool free_motion = false;       // v⁺ = v_f taken without a solve: it violates no row (contact/free_motion.hpp)
 };
 
 /// ρ of (UP2) for z, w (n) at velocity scale s_v.
@@ -36,6 +37,9 @@ double projection_residual(const Eigen::Ref<const Eigen::VectorXd>& z, const Eig
 /// active, ρ = `residual` at velocity scale s_v.
 void solved_without_pivot(double residual, double velocity_scale, int active, SolverStatistics& stats,
                         ProjectionReport& report);
+/// The same for v⁺ = v_f, z = 0, λ_G = 0 taken because v_f violates no row (free_motion.hpp FM1–FM2): ρ = 0, no
+/// solve of (D2), `free_motion` set.
+void solved_by_free_motion(double velocity_scale, SolverStatistics& stats, ProjectionReport& report);
 
 class UnilateralProjection {
  public:

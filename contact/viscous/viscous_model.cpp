@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "contact/free_motion.hpp"
+
 namespace impetus {
 namespace {
 
@@ -184,6 +186,9 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
     take_single_contact(problem, ws, result, report);
     return;
   }
+  if (options_.free_motion && options_.projection.solver == ProjectionSolver::PrincipalPivoting &&
+      take_free_motion(problem, ws, result, report))
+    return;
   const bool factored = build_metric(ws, problem, report);
 
   // v_f = W⁻¹ M v*  (V3).
@@ -210,6 +215,25 @@ void ViscousModel::solve(const ContactProblem& problem, ContactResult& result, C
   result.p_L = ws.z_.tail(nl);
   result.clear_implicit();
   friction_impulses(problem, ws.mu_, result, report);
+}
+
+bool ViscousModel::take_free_motion(const ContactProblem& problem, Workspace& ws, ContactResult& result,
+                                    ViscousReport& report) const {
+  // (FM1), and (FM2) on the contacts with μ̃ > 0: v_f of (V3) is v* but for a slip below the certificate's resolution,
+  // and violates no row: v⁺ = v*, p_N = p_L = 0, W never built.
+  if (!every_row_separates(problem)) return false;
+  ws.slip_charged_.resize(problem.nc);
+  for (int i = 0; i < problem.nc; ++i) ws.slip_charged_[i] = ws.mu_[i] > 0;
+  const double s_v = free_motion_velocity_scale(problem);
+  if (!(largest_free_slip(problem, ws.slip_charged_) <= options_.projection.certificate_tolerance * s_v)) return false;
+  result.v_plus = problem.v_star;
+  result.p_N.setZero(problem.nc);
+  result.p_L.setZero(problem.nl);
+  result.clear_implicit();
+  friction_impulses(problem, ws.mu_, result, report);
+  solved_by_free_motion(s_v, result.stats, report.projection);
+  report.dense_metric = false;
+  return true;
 }
 
 void ViscousModel::take_single_contact(const ContactProblem& problem, const Workspace& ws, ContactResult& result,

@@ -41,6 +41,10 @@
 // One contact and no joint limit: first in closed form on the 3×3 Delassus matrix (single_contact.hpp,
 // VS1–VS2, (V3) by Woodbury) without forming W; kept when it meets the certificate of (V3)'s projection
 // (ρ ≤ certificate_tolerance at the same s_v), otherwise the general path unchanged.
+//
+// Free motion: when v* violates no row — N v* + φ/dt ≥ 0, L v* + φ_L/dt ≥ 0 as computed, and |S_i v*|, |T_i v*|
+// ≤ tol·s_v on every contact with μ̃_i > 0 (contact/free_motion.hpp FM1–FM2) — v_f is v* but for a slip below the
+// certificate's resolution, and v⁺ = v*, p = 0 answers (V3): Solved, ρ = 0, W not built (a pile in free fall).
 #pragma once
 
 #include <memory>
@@ -64,6 +68,10 @@ struct ViscousOptions {
   /// solver, whose one-step answer it is: `solver="lemke"` asks for Lemke's pivots on every island (seed 000's
   /// comparison of the two, the seed000_walk replay).
   bool single_contact_closed_form = true;
+  /// An island whose v* violates no row (contact/free_motion.hpp FM1, FM2 on its contacts with μ̃ > 0) takes
+  /// v⁺ = v* without building W or pivoting, under the principal pivoting solver; false sends it to the general
+  /// path (tests compare the two).
+  bool free_motion = true;
 
   /// Parses <physics><viscous …/>; throws OptionError for an unknown key or a bad value.
   static ViscousOptions parse(const ModelOptions& options);
@@ -100,6 +108,7 @@ class ViscousModel final : public ContactModel {
     std::vector<Eigen::LLT<Eigen::MatrixXd>> W_block_llt_;
     std::vector<const Eigen::LLT<Eigen::MatrixXd>*> factors_;
     std::vector<char> block_has_friction_;
+    std::vector<char> slip_charged_;                        // (nc) μ̃_i > 0: the rows (FM2) must hold
     Eigen::MatrixXd W_dense_;
     BlockInertia W_blocks_;
     DenseInertia W_full_;
@@ -116,6 +125,9 @@ class ViscousModel final : public ContactModel {
   /// The closed form's answer as the model's result and report (v⁺ already in the result).
   void take_single_contact(const ContactProblem& problem, const Workspace& ws, ContactResult& result,
                            ViscousReport& report) const;
+  /// v⁺ = v* with no normal impulse as the result, when it violates no row (free_motion.hpp); false otherwise.
+  bool take_free_motion(const ContactProblem& problem, Workspace& ws, ContactResult& result,
+                        ViscousReport& report) const;
   bool build_metric(Workspace& ws, const ContactProblem& problem, ViscousReport& report) const;
 
   ViscousOptions options_;
