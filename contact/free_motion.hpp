@@ -7,8 +7,9 @@
 // 0 ≤ z ⊥ U v⁺ + b ≥ 0 of every model holds exactly by (FM1), ρ = 0. no_slip's equalities G v⁺ = 0 (NS2) are
 // certified by (FM2) on its sticking contacts, as any answer of its general path is. Viscous friction's
 // (V1) v_f = v* − dt W⁻¹ K v*: backward Euler only slows a slip towards 0, so v* differs from v_f by at most the
-// slip (FM2) bounds, below the certificate's resolution of velocities. max_dissipation's phase I at p = 0 is (FM1)
-// alone (MD13): Coulomb friction at p_N = 0 has nothing to act on.
+// slip (FM2) bounds, below the certificate's resolution of velocities. max_dissipation's phase I at p = 0 (MD13) and
+// stewart_trinkle's z = 0 (with λ_g the groups' free slip speeds) need (FM1) alone: Coulomb friction at p_N = 0 has
+// nothing to act on. (Those two take it only without a guess, where the previous step left no impulse.)
 //
 // Why: a pile in free fall is an island of thousands of contacts the collision margin reports before they
 // touch, its bodies moving together (their relative velocities zero up to rounding, 1e-17 m/s). Tested in

@@ -1,5 +1,6 @@
 // StewartTrinkleModel::solve: assemble (ST6), Lemke with retries, recover the impulses and v⁺ (ST8).
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "contact/free_motion.hpp"
 #include "contact/max_dissipation/max_dissipation.hpp"
 #include "contact/problem_into.hpp"
 #include "contact/stewart_trinkle/approaching_groups.hpp"
@@ -24,6 +25,11 @@ std::string describe_failure(const LemkeResult& r) {
   if (r.attempts > 1) m += "; " + std::to_string(r.attempts - 1) + " regularised retries";
   if (r.solved()) return m + "; solved with Tikhonov ε = " + format_residual(r.relative_regularization) + "·max|A_ii|";
   return m + "; no attempt met the certificate (best ρ = " + format_residual(r.residual) + ")";
+}
+
+/// Whether the previous step left an impulse on a contact or limit of the island (the guesses ST10 starts from).
+bool has_guess(const ContactProblem& p) {
+  return p.p_N_guess.any() || p.p_S_guess.any() || p.p_T_guess.any() || p.p_L_guess.any();
 }
 
 }  // namespace
@@ -157,6 +163,13 @@ void StewartTrinkleModel::solve(const ContactProblem& problem, ContactResult& re
     result.p_T[0] = p[2];
     result.stats.attempts = 1;
     result.stats.residual = ws.single_->residual;
+    result.stats.status = SolveStatus::Solved;
+    return;
+  }
+
+  if (options_.free_motion && !has_guess(problem) && every_row_separates(problem)) {
+    result.v_plus = problem.v_star.array() + 0.0;   // v* + W Jᵀ0 as the general path computes it: a −0 becomes +0
+    result.stats.attempts = 1;
     result.stats.status = SolveStatus::Solved;
     return;
   }

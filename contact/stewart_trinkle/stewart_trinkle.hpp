@@ -98,6 +98,12 @@
 // the answer is kept only when it meets the certificate (L6) on (ST6) at the model's tolerance (Solved, no
 // pivot counted), otherwise the island takes the path below unchanged.
 //
+// Free motion: an island without a guess (the previous step left its contacts without impulse) whose v* already
+// separates every row (contact/free_motion.hpp FM1: N v* + φ/dt ≥ 0, L v* + φ_L/dt ≥ 0 as computed) is answered by
+// p = 0, v⁺ = v* before the grouping: z = 0 with λ_g = max(0, max_j −d_jᵀv*) per group meets (ST6) exactly
+// (μ p_N − eᵀβ = 0), as the sparse path's certified separating stage finds it (sparse_newton.hpp), and no other
+// answer is looked for: a falling pile's thousands of speculative contacts, in one pass over their rows.
+//
 // Warm starts: Lemke's pivoting is never started from an old basis ([004] §5.3: that costs more
 // pivots than a cold start). Instead the active set of the guesses p_*_guess is tried first, and kept
 // only when it solves the LCP to the certificate (warm_start.hpp, ST10). When it does not, Lemke runs
@@ -178,6 +184,9 @@ struct StewartTrinkleOptions {
   /// (single_contact.hpp), kept only when it meets the certificate at `tolerance`; false sends it to the
   /// general path like every other island (tests compare the two).
   bool single_contact_closed_form = true;
+  /// An island without a guess whose v* separates every row takes p = 0 before the grouping (free motion,
+  /// above); false sends it to the general path (tests compare the two).
+  bool free_motion = true;
 
   /// From the scene's attributes; throws OptionError for an unknown option or a bad value.
   static StewartTrinkleOptions parse(const ModelOptions& options);

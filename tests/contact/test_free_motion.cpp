@@ -11,6 +11,7 @@
 
 #include "contact/free_motion.hpp"
 #include "contact/no_slip/no_slip_model.hpp"
+#include "contact/stewart_trinkle/stewart_trinkle.hpp"
 #include "contact/viscous/viscous_model.hpp"
 #include "tests/contact/problem_builder.hpp"
 
@@ -193,6 +194,47 @@ TEST(FreeMotion, ViscousTakesVStarWhereNoChargedRowSlips) {
   }
   EXPECT_GE(taken, 100);
   EXPECT_GE(general, 100);
+}
+
+// stewart_trinkle: an island without a guess whose rows all separate under v* takes p = 0, v⁺ = v* + 0 before
+// the grouping; the general path agrees to 1e-9 m/s. A closing row, or a guess, leaves the general path's bits.
+TEST(FreeMotion, StewartTrinkleTakesNoImpulseWhereEveryRowSeparatesWithoutAGuess) {
+  std::mt19937 rng(2814);
+  int taken = 0, general = 0;
+  for (int k = 0; k < 300; ++k) {
+    SCOPED_TRACE("island " + std::to_string(k));
+    ProblemBuilder builder(0.001);
+    const double slip = std::vector<double>{0.0, 1e-5, 0.5}[k % 3];   // friction does not decide here
+    Island island = random_island(builder, rng, slip, k % 5 == 0, true);
+    ContactProblem& P = island.P;
+    const bool guessed = k % 4 == 0;
+    if (guessed) P.p_N_guess[rng() % P.nc] = 0.1;
+    StewartTrinkleOptions on, off;
+    on.single_contact_closed_form = off.single_contact_closed_form = false;
+    off.free_motion = false;
+    ContactResult fast, slow;
+    StewartTrinkleModel(on).solve(P, fast);
+    StewartTrinkleModel(off).solve(P, slow);
+    ASSERT_NE(slow.stats.status, SolveStatus::Failed) << slow.stats.message;
+    bool separates = true;
+    for (int i = 0; i < P.nc; ++i) separates = separates && P.N.row(i).dot(P.v_star) + P.phi[i] / P.dt >= 0;
+    if (guessed || !separates) {
+      EXPECT_TRUE(fast.v_plus == slow.v_plus);
+      EXPECT_TRUE(fast.p_N == slow.p_N && fast.p_S == slow.p_S && fast.p_T == slow.p_T);
+      ++general;
+      continue;
+    }
+    ++taken;
+    EXPECT_TRUE(fast.v_plus == (P.v_star.array() + 0.0).matrix());
+    EXPECT_TRUE(fast.p_N.isZero(0) && fast.p_S.isZero(0) && fast.p_T.isZero(0));
+    EXPECT_EQ(fast.stats.status, SolveStatus::Solved);
+    EXPECT_EQ(fast.stats.iterations, 0);
+    EXPECT_EQ(slow.stats.status, SolveStatus::Solved);
+    EXPECT_LE((slow.v_plus - P.v_star).cwiseAbs().maxCoeff(), 1e-9);
+    EXPECT_LE(slow.p_N.cwiseAbs().maxCoeff(), 1e-9);
+  }
+  EXPECT_GE(taken, 60);
+  EXPECT_GE(general, 60);
 }
 
 // Under solver="lemke" every island takes Lemke's pivots (seed 000's comparison), a free one too.
