@@ -139,6 +139,7 @@ void Controller::reserve(int nv, int most_contacts) {
   if (!solver_) return;
   solution_.reserve_impulses(most_contacts);
   effort_limits_.reserve(size(), nv, most_contacts);
+  sticking_.reserve(nv, most_contacts);
 }
 
 void Controller::compute(double t, double dt, const Measurement& measured, InverseDynamicsProblem* problem,

@@ -54,7 +54,8 @@ void make_contacts_consistent(const InverseDynamicsProblem& problem, Eigen::Vect
   const ContactProblem& c = *problem.contact;
   StickingTargetWorkspace::Svd& ws = workspace.svd(2 * c.nc, c.nv);
   ws.J.setZero(2 * c.nc, c.nv);   // [S; T] of the touching contacts, dense
-  workspace.N.setZero(c.nc, c.nv);
+  workspace.N_sizes.fit(workspace.N, c.nc, c.nv);
+  workspace.N.setZero();
   const SparseRows* blocks[2] = {&c.S, &c.T};
   for (int r = 0; r < c.nc; ++r) {
     for (SparseRows::InnerIterator it(c.N, r); it; ++it) workspace.N(r, it.col()) = it.value();
@@ -74,7 +75,9 @@ void make_contacts_consistent(const InverseDynamicsProblem& problem, Eigen::Vect
   StickingTargetWorkspace::Cods& ls = workspace.cod(qd_des.size(), nz);
   ls.PZ.resize(qd_des.size(), nz);
   for (int a = 0; a < qd_des.size(); ++a) ls.PZ.row(a) = ws.svd.matrixV().row(problem.actuated[a]).tail(nz);
+  workspace.NZ_sizes.fit(workspace.NZ, c.nc, nz);
   workspace.NZ.noalias() = workspace.N * ws.svd.matrixV().rightCols(nz);
+  workspace.gap_sizes.fit(workspace.gap, c.nc, 1);
   workspace.gap = c.phi.cwiseMax(0.0) / c.dt;
   if (!workspace.inequalities.solve(ls.PZ, qd_des, workspace.NZ, workspace.gap, ls.y).solved) {
     make_sticking_consistent(problem, qd_des, workspace);

@@ -25,6 +25,7 @@
 #include <Eigen/Dense>
 #include <vector>
 
+#include "contact/parked_by_count.hpp"
 #include "control/inverse_dynamics/by_shape.hpp"
 #include "control/inverse_dynamics/id_problem.hpp"
 #include "control/inverse_dynamics/inequality_least_squares.hpp"
@@ -54,6 +55,17 @@ struct StickingTargetWorkspace {
   Eigen::MatrixXd N, NZ;
   Eigen::VectorXd gap;
   InequalityLeastSquares inequalities;
+  // N (nc × nv) and the bounds (nc) at the other contact counts, made for every count up to reserve()'s bound
+  // (issue 16: a count first met once warm then allocates nothing); N Z (nc × nz) by nc for each nz met, every
+  // count up to the most met (reserving every nz ≤ nv would cost nv²/2 times N's memory).
+  ParkedByCount<Eigen::MatrixXd> N_sizes, NZ_sizes;
+  ParkedByCount<Eigen::VectorXd> gap_sizes;
+
+  /// For problems of nv coordinates and up to most_contacts contacts.
+  void reserve(int nv, int most_contacts) {
+    N_sizes.reserve(most_contacts, nv);
+    gap_sizes.reserve(most_contacts, 1);
+  }
 };
 
 /// Replaces qd_des (na, problem.actuated's order) by q̇* above; unchanged when the problem holds no contact,

@@ -100,34 +100,31 @@ void tangent_basis(const Eigen::Vector3d& n, Eigen::Vector3d& t1, Eigen::Vector3
   t2 = n.cross(t1);
 }
 
-namespace {
-
-/// Sizes parked per StepData (AssemblyScratch::parked): more than the contact counts of one trotting or
-/// standing robot's island (0–4 feet, each with up to four corners, and limit rows coming and going).
-constexpr std::size_t kMaxParkedSizes = 16;
-
-void swap_sized(ContactProblem& P, ContactResult* R, AssemblyScratch::SizedBuffers& b) {
-  P.v.swap(b.v);
-  P.v_star.swap(b.v_star);
-  P.phi.swap(b.phi);
-  P.mu.swap(b.mu);
-  P.mu_viscous.swap(b.mu_viscous);
-  P.p_N_guess.swap(b.p_N_guess);
-  P.p_S_guess.swap(b.p_S_guess);
-  P.p_T_guess.swap(b.p_T_guess);
-  P.phi_L.swap(b.phi_L);
-  P.p_L_guess.swap(b.p_L_guess);
-  P.N.swap(b.N);
-  P.S.swap(b.S);
-  P.T.swap(b.T);
-  P.L.swap(b.L);
+void fit_problem_sizes(AssemblyScratch::ProblemBuffers& parked, ContactProblem& P, ContactResult* R, Eigen::Index nv,
+                       Eigen::Index nc, Eigen::Index nl) {
+  parked.v.fit(P.v, nv, 1);
+  parked.v_star.fit(P.v_star, nv, 1);
+  parked.phi.fit(P.phi, nc, 1);
+  parked.mu.fit(P.mu, nc, 1);
+  parked.mu_viscous.fit(P.mu_viscous, nc, 1);
+  parked.p_N_guess.fit(P.p_N_guess, nc, 1);
+  parked.p_S_guess.fit(P.p_S_guess, nc, 1);
+  parked.p_T_guess.fit(P.p_T_guess, nc, 1);
+  parked.phi_L.fit(P.phi_L, nl, 1);
+  parked.p_L_guess.fit(P.p_L_guess, nl, 1);
+  parked.N.fit(P.N, nc, nv);
+  parked.S.fit(P.S, nc, nv);
+  parked.T.fit(P.T, nc, nv);
+  parked.L.fit(P.L, nl, nv);
   if (R == nullptr) return;
-  R->v_plus.swap(b.v_plus);
-  R->p_N.swap(b.p_N);
-  R->p_S.swap(b.p_S);
-  R->p_T.swap(b.p_T);
-  R->p_L.swap(b.p_L);
+  parked.v_plus.fit(R->v_plus, nv, 1);
+  parked.p_N.fit(R->p_N, nc, 1);
+  parked.p_S.fit(R->p_S, nc, 1);
+  parked.p_T.fit(R->p_T, nc, 1);
+  parked.p_L.fit(R->p_L, nl, 1);
 }
+
+namespace {
 
 /// P's guesses p_N, p_S, p_T: the last step's impulses of its contacts' keys (zero for a key not held). A loop of
 /// its own rather than a find per row among the rows' Jacobians: each find waits on two cache misses (the bucket,
@@ -147,25 +144,14 @@ void warm_start_guesses(const ImpulseMemory& previous, ContactProblem& P) {
 
 }  // namespace
 
-void fit_problem_sizes(std::vector<AssemblyScratch::SizedBuffers>& parked, ContactProblem& P, ContactResult* R,
-                       Eigen::Index nv, Eigen::Index nc, Eigen::Index nl) {
-  const Eigen::Index now_nv = P.v.size(), now_nc = P.phi.size(), now_nl = P.phi_L.size();
-  if (now_nv == nv && now_nc == nc && now_nl == nl) return;
-  for (AssemblyScratch::SizedBuffers& b : parked)
-    if (b.nv == nv && b.nc == nc && b.nl == nl) {
-      swap_sized(P, R, b);
-      b.nv = now_nv;
-      b.nc = now_nc;
-      b.nl = now_nl;
-      return;
-    }
-  if (parked.size() == kMaxParkedSizes) return;   // P's buffers are resized: allocations, as without parking
-  if (parked.capacity() == 0) parked.reserve(kMaxParkedSizes);
-  parked.emplace_back();
-  swap_sized(P, R, parked.back());
-  parked.back().nv = now_nv;
-  parked.back().nc = now_nc;
-  parked.back().nl = now_nl;
+void reserve_problem_sizes(AssemblyScratch::ProblemBuffers& parked, Eigen::Index nv, Eigen::Index nc, Eigen::Index nl) {
+  for (ParkedByCount<Eigen::VectorXd>* x : {&parked.v, &parked.v_star, &parked.v_plus}) x->reserve(nv, 1);
+  for (ParkedByCount<Eigen::VectorXd>* x : {&parked.phi, &parked.mu, &parked.mu_viscous, &parked.p_N_guess,
+                                            &parked.p_S_guess, &parked.p_T_guess, &parked.p_N, &parked.p_S, &parked.p_T})
+    x->reserve(nc, 1);
+  for (ParkedByCount<Eigen::VectorXd>* x : {&parked.phi_L, &parked.p_L_guess, &parked.p_L}) x->reserve(nl, 1);
+  for (ParkedByCount<SparseRows>* x : {&parked.N, &parked.S, &parked.T}) x->reserve(nc, nv);
+  parked.L.reserve(nl, nv);
 }
 
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,

@@ -42,10 +42,14 @@ SurfaceCompliance pair_compliance(const WorldModel& model, int link_a, int link_
 void assemble_contact_problems(const WorldModel& model, const State& state, double dt, const ImpulseMemory& previous,
                                StepData& data, Compliance compliance);
 
-/// Gives `problem` (and `result`, when not null) the Eigen buffers parked in `parked` at sizes (nv, nc, nl),
-/// and parks its present ones in their place (AssemblyScratch::SizedBuffers): nothing is allocated once every
-/// size met is parked. Contents are unspecified after: the caller writes every entry.
-void fit_problem_sizes(std::vector<AssemblyScratch::SizedBuffers>& parked, ContactProblem& problem,
-                       ContactResult* result, Eigen::Index nv, Eigen::Index nc, Eigen::Index nl);
+/// Gives `problem` (and `result`, when not null) buffers of sizes (nv, nc, nl): each one the buffer parked in
+/// `parked` at its count, its present one parked in its place (AssemblyScratch::ProblemBuffers): nothing is
+/// allocated for counts up to the most met or reserved. Contents are unspecified after: the caller writes every
+/// entry.
+void fit_problem_sizes(AssemblyScratch::ProblemBuffers& parked, ContactProblem& problem, ContactResult* result,
+                       Eigen::Index nv, Eigen::Index nc, Eigen::Index nl);
+/// Makes `parked`'s buffers of every count up to nc contacts and nl joint-limit rows, for islands of nv
+/// coordinates (a bound the model gives: issue 16, a count first met once warm then allocates nothing).
+void reserve_problem_sizes(AssemblyScratch::ProblemBuffers& parked, Eigen::Index nv, Eigen::Index nc, Eigen::Index nl);
 
 }  // namespace impetus

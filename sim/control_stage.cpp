@@ -89,7 +89,7 @@ void resize_rows(SparseRows& X, Eigen::Index rows, Eigen::Index cols) {
 /// `to` = `from` with only the contact rows `rows` (the joint-limit rows and the systems all kept); `parked`:
 /// `to`'s buffers at the other sizes met (fit_problem_sizes).
 void select_contacts(const ContactProblem& from, const std::vector<int>& rows, ContactProblem& to,
-                     std::vector<AssemblyScratch::SizedBuffers>& parked) {
+                     AssemblyScratch::ProblemBuffers& parked) {
   const int n = static_cast<int>(rows.size());
   fit_problem_sizes(parked, to, nullptr, from.v.size(), from.phi.size() == from.nc ? n : 0, from.phi_L.size());
   to.dt = from.dt;
@@ -167,6 +167,14 @@ ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), 
       slot.effort.push_back(j.effort);
     }
     slot.held.setZero(static_cast<int>(spec.links.size()));
+    // The problem of a step where the tree touches nothing, its buffers sized here: a stance that first leaves
+    // the ground once warm then allocates nothing (clearing the rows again reallocates Eigen's empty sparse rows).
+    const int nv = model.multibody.trees[spec.tree].nv;
+    slot.lone.clear_rows(nv);
+    slot.lone.nv = nv;
+    slot.lone.systems.reserve(1);
+    slot.lone.v.resize(nv);
+    slot.lone.v_star.resize(nv);
     slots_.push_back(std::move(slot));
   }
   // The ID's buffers sized by the contacts at the most the world can hold: a trot's feet first making a
@@ -175,10 +183,20 @@ ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), 
     const int most = most_contacts(model);
     for (Slot& slot : slots_)
       slot.controller.reserve(model.multibody.trees[slot.spec->tree].nv, most);
+    reserve_problems(scratch_.assembly.parked);
   }
 }
 
-ContactProblem& ControlStage::build_problem(const Slot& slot, double t, const ImpulseMemory& sensed,
+void ControlStage::reserve_problems(AssemblyScratch::ProblemBuffers& parked) const {
+  if (slots_.empty()) return;
+  const int most = most_contacts(model_);
+  for (const Slot& slot : slots_) {   // each dof of the tree at most one limit row
+    const Tree& tree = model_.multibody.trees[slot.spec->tree];
+    reserve_problem_sizes(parked, tree.nu, most, tree.nv);
+  }
+}
+
+ContactProblem& ControlStage::build_problem(Slot& slot, double t, const ImpulseMemory& sensed,
                                             InverseDynamicsProblem& problem) {
   const MultibodyModel& mb = model_.multibody;
   const Tree& tree = mb.trees[slot.spec->tree];
@@ -193,15 +211,13 @@ ContactProblem& ControlStage::build_problem(const Slot& slot, double t, const Im
         break;
       }
   }
-  if (!cp) {   // the tree touches nothing: its own problem, without contacts
-    lone_.dt = dt_;
-    // Its rows are never filled: cleared once (clearing again reallocates Eigen's empty sparse rows).
-    if (lone_.nv != tree.nv) lone_.clear_rows(tree.nv);
-    lone_.nv = tree.nv;
-    lone_.systems.assign(1, SystemBlock{0, tree.nv, &scratch_.M_eff[slot.spec->tree], &scratch_.M_llt[slot.spec->tree]});
-    lone_.v.setZero(tree.nv);   // v⁻ is not read by the ID variants (v* carries it)
-    lone_.v_star = scratch_.v_star.segment(tree.v_offset, tree.nv);
-    cp = &lone_;
+  if (!cp) {   // the tree touches nothing: its own problem, without contacts (rows cleared by the constructor)
+    ContactProblem& lone = slot.lone;
+    lone.dt = dt_;
+    lone.systems.assign(1, SystemBlock{0, tree.nv, &scratch_.M_eff[slot.spec->tree], &scratch_.M_llt[slot.spec->tree]});
+    lone.v.setZero(tree.nv);   // v⁻ is not read by the ID variants (v* carries it)
+    lone.v_star = scratch_.v_star.segment(tree.v_offset, tree.nv);
+    cp = &lone;
     offset = 0;
   }
   if (const TrajectorySource* source = slot.spec->source.get()) {

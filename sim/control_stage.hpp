@@ -55,6 +55,11 @@ class ControlStage {
   /// simulator applied in the previous step. Writes data.tau_control (nv) and data.control.
   void run(const State& state, const ContactSet& contacts, const ImpulseMemory& applied, StepData& data);
 
+  /// Makes the contact problems' buffers (sim/assembly.hpp reserve_problem_sizes) of every count up to the most
+  /// contacts the world can hold, for the island of each controlled tree alone: the stepper's, as the stage does
+  /// its own prediction's, so that a contact count first met once warm allocates nothing in either (issue 16).
+  void reserve_problems(AssemblyScratch::ProblemBuffers& parked) const;
+
   ControlMemory memory() const;
   /// Continues from `memory` (one of this scene's): throws std::invalid_argument when its controllers are
   /// not this stage's.
@@ -87,9 +92,10 @@ class ControlStage {
     Eigen::VectorXd held;                         // (na) τ applied (N·m or N)
     bool has_tau = false;
     PendingTorques pending;
+    ContactProblem lone;                          // its tree's problem without contacts, for a step where it touches nothing
   };
   /// The slot's ID problem into `problem`; returns its contact problem (one of this stage's, writable).
-  ContactProblem& build_problem(const Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
+  ContactProblem& build_problem(Slot& slot, double t, const ImpulseMemory& sensed, InverseDynamicsProblem& problem);
 
   const WorldModel& model_;
   double dt_;
@@ -97,7 +103,6 @@ class ControlStage {
   std::vector<Slot> slots_;
   StepData scratch_;                              // stage 4–5 quantities of the prediction
   ImpulseMemory applied_before_;                  // the impulses of two steps back (sensed_lag 2)
-  ContactProblem lone_;                           // a tree in no island: its problem without contacts
   ContactProblem selected_;                       // the island's problem without the contacts a source excludes
   std::vector<int> kept_;                         // rows of the island's problem in selected_
   std::vector<Eigen::VectorXd> sensed_parked_;    // problem_.sensed at the other sizes met (3 n_c)

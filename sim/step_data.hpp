@@ -16,6 +16,7 @@
 #include "contact/result.hpp"
 #include "control/controller.hpp"
 #include "dynamics/data.hpp"
+#include "contact/parked_by_count.hpp"
 #include "sim/world.hpp"
 
 namespace impetus {
@@ -83,18 +84,19 @@ struct AssemblyScratch {
   std::vector<std::pair<std::pair<int, int>, int>> soft_pairs;   // (soft contacts) (link pair, contact), sorted
   std::vector<Eigen::MatrixXd> soft_M;    // (soft contacts) 1×1 mass 1/R_i of each one's coordinate w_i
   std::vector<Eigen::LLT<Eigen::MatrixXd>> soft_llt;   // their factors (SystemBlock::M_llt)
-  /// The Eigen buffers of an island's ContactProblem and ContactResult at sizes (nv, nc, nl) the island does
-  /// not have now. Eigen reallocates a vector or sparse matrix at every change of size, and a trot's feet
-  /// change its island's nc every few steps: an island whose sizes change swaps its buffers with those parked
-  /// at its new sizes (sim/assembly.cpp), so once each size met is parked nothing is allocated. Contents are
-  /// rewritten every step: which buffers serve a problem never changes it.
-  struct SizedBuffers {
-    Eigen::Index nv = 0, nc = 0, nl = 0;
-    Eigen::VectorXd v, v_star, phi, mu, mu_viscous, p_N_guess, p_S_guess, p_T_guess, phi_L, p_L_guess;
-    SparseRows N, S, T, L;
-    Eigen::VectorXd v_plus, p_N, p_S, p_T, p_L;   // the result's
+  /// The Eigen buffers of islands' ContactProblems and ContactResults at the sizes they do not have now, each
+  /// buffer by its own count (nv, nc or nl; rows by nc or nl for each nv): Eigen reallocates a vector or sparse
+  /// matrix at every change of size, and a trot's feet change its island's nc every few steps. An island whose
+  /// sizes change swaps each buffer with the one parked at its new count (sim/assembly.cpp fit_problem_sizes),
+  /// made for every count up to the most met or reserved (contact/parked_by_count.hpp), so a count below that
+  /// allocates nothing, whichever order the counts come in. Contents are rewritten every step: which buffers
+  /// serve a problem never changes it.
+  struct ProblemBuffers {
+    ParkedByCount<Eigen::VectorXd> v, v_star, phi, mu, mu_viscous, p_N_guess, p_S_guess, p_T_guess, phi_L, p_L_guess;
+    ParkedByCount<SparseRows> N, S, T, L;
+    ParkedByCount<Eigen::VectorXd> v_plus, p_N, p_S, p_T, p_L;   // the result's
   };
-  std::vector<SizedBuffers> parked;       // at most kMaxParkedSizes (sim/assembly.cpp)
+  ProblemBuffers parked;
 };
 
 /// A joint-limit row of (R7) (sim/penetration_recovery.hpp): sign·δ_column + gap ≥ 0.

@@ -48,7 +48,9 @@ Stepper::Stepper(const WorldModel& model, const std::string& contact_model, doub
       data_(model),
       control_(model, dt),
       assembly_(model, contact_model_info(contact_model).needs),
-      recovery_scope_(model) {}
+      recovery_scope_(model) {
+  control_.reserve_problems(data_.assembly.parked);
+}
 
 void Stepper::step(State& state) {
   data_.times = {};

@@ -47,9 +47,10 @@ constexpr double kStageOneTorque = 1e-6;
 // size 3nc × 3nc, where the dense products are O(nc³) (the products of Stage I's data, QP1 and QP6).
 // [mine] For k = 4 every edge has an exact zero coefficient (friction_edges.cpp), and each entry is then
 // the one non-zero product, the dense product's value to the bit.
-void times_B(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& XB, ParkedByShape<Eigen::MatrixXd>& sizes) {
+template <class Matrix>
+void times_B(const FrictionEdges& e, const Matrix& X, MatrixView& XB, Eigen::VectorXd& storage) {
   const int nc = e.nc, k = e.k;
-  sizes.fit(XB, X.rows(), e.nz());
+  grow(XB, storage, X.rows(), e.nz());
   XB.leftCols(nc) = X.leftCols(nc);
   for (int f = 0; f < e.nf; ++f) {
     const int c = e.friction_contact[f];
@@ -58,10 +59,9 @@ void times_B(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& 
   }
 }
 
-void B_transpose_times(const FrictionEdges& e, const Eigen::MatrixXd& X, Eigen::MatrixXd& BtX,
-                       ParkedByShape<Eigen::MatrixXd>& sizes) {
+void B_transpose_times(const FrictionEdges& e, const MatrixView& X, MatrixView& BtX, Eigen::VectorXd& storage) {
   const int nc = e.nc, k = e.k;
-  sizes.fit(BtX, e.nz(), X.cols());
+  grow(BtX, storage, e.nz(), X.cols());
   BtX.topRows(nc) = X.topRows(nc);
   for (int f = 0; f < e.nf; ++f) {
     const int c = e.friction_contact[f];
@@ -387,14 +387,14 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
     return;
   }
 
-  times_B(edges_, elimination_.D(), DB_, DB_sizes_);
-  B_transpose_times(edges_, DB_, H_, H_sizes_);
+  times_B(edges_, elimination_.D(), DB_, DB_storage_);
+  B_transpose_times(edges_, DB_, H_, H_storage_);
   auto& H_sym = H_sym_(nz, nz);
   H_sym = H_ + H_.transpose();
   H_ = 0.5 * H_sym;
-  Eigen::MatrixXd& NY = NY_(nc, elimination_.Minv_Jt().cols());
+  auto& NY = NY_(nc, elimination_.Minv_Jt().cols());
   NY.noalias() = elimination_.J().topRows(nc) * elimination_.Minv_Jt();
-  times_B(edges_, NY, F_N_, F_N_sizes_);
+  times_B(edges_, NY, F_N_, F_N_storage_);
   auto& Jv = Jv_(elimination_.J().rows());
   Jv.noalias() = elimination_.J() * elimination_.v_c();
   Eigen::VectorXd& c = c_(nz);
@@ -402,7 +402,7 @@ void IdQp::solve(const InverseDynamicsProblem& problem, InverseDynamicsSolution&
   // QP,∞: the least-torque term of Stage I (QP15), ½w‖τ(z)‖², τ = τ_c + T_τ B z.
   torque_weight_ = 0;
   if (options_.unbounded_friction && nz > 0) {
-    times_B(edges_, elimination_.T_tau(), TB_, TB_sizes_);
+    times_B(edges_, elimination_.T_tau(), TB_, TB_storage_);
     const double norm = TB_.squaredNorm();
     if (norm > 0) {
       torque_weight_ = kStageOneTorque * H_.trace() / norm;

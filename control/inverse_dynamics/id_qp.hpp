@@ -193,8 +193,10 @@
 #pragma once
 
 #include <limits>
+#include <type_traits>
 #include <vector>
 
+#include "contact/parked_by_count.hpp"
 #include "contact/solvers/guessed_basis.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "control/inverse_dynamics/forward_twin.hpp"
@@ -285,7 +287,10 @@ class IdQp final : public InverseDynamicsSolver {
   ActuatedElimination elimination_;
   FrictionEdges edges_;
   IdQpReport report_;
-  Eigen::MatrixXd H_, DB_, F_N_, A_;
+  Eigen::MatrixXd A_;   // (QP6)'s matrix: plain, as GuessedBasis::solve takes it
+  // H = Bᵀ D B (nz × nz), D B (3nc × nz), F_N = N M⁻¹Jᵀ B (nc × nz): views of grow-only storage (grow_only.hpp)
+  MatrixView H_{nullptr, 0, 0}, DB_{nullptr, 0, 0}, F_N_{nullptr, 0, 0};
+  Eigen::VectorXd H_storage_, DB_storage_, F_N_storage_;
   Eigen::VectorXd q_, x_, p_, g_, gp_;   // g_ = Bᵀ gp_ (QP5)
   double kappa_c_ = 0;
   std::vector<char> budget_set_;   // phase I's set A that (QP5) is linearised on
@@ -293,7 +298,8 @@ class IdQp final : public InverseDynamicsSolver {
   Eigen::VectorXd region_h_;
   double fixed_budget_ = std::numeric_limits<double>::quiet_NaN();   // (QP14): κ̄ when finite
   double torque_weight_ = 0;   // w of (QP15); 0 for QP,μ
-  Eigen::MatrixXd TB_;         // T_τ B (QP15)
+  MatrixView TB_{nullptr, 0, 0};   // T_τ B (QP15), na × nz
+  Eigen::VectorXd TB_storage_;
   Eigen::VectorXd tau_z_, certificate_w_, certificate_q_;   // (QP15)'s certificate: T_τ B z, w and q of (QP6)
   struct BudgetSample {
     double budget, excess;   // κ̄ = the budget row's value at z, and h = κ(τ(z)) − κ̄ (QP14)
@@ -303,16 +309,18 @@ class IdQp final : public InverseDynamicsSolver {
   std::vector<int> group_;                   // (QP9)
   std::vector<std::vector<char>> visited_;   // phase I's active sets solved in this call (QP8)
 
-  // Issue 16, no allocation once warm: the members above live in buffers kept with their objects of each
-  // size met, and every temporary of a call is a view of storage grown only (the trot's contacts and the
-  // effort limits' driven joints change the sizes every few steps: storage kept per shape allocated for each
-  // shape first met once warm); each statement computes what it computed into a fresh object, in the same
-  // order (a view has a fresh object's layout and alignment: contact/solvers/grow_only.hpp).
-  // The temporaries handed to functions that take a plain object stay plain, kept per shape met.
+  // Issue 16, no allocation once warm: H_, DB_, F_N_, TB_ and every temporary of a call are views of storage
+  // grown only (the trot's contacts and the effort limits' driven joints change the sizes every few steps:
+  // storage kept per shape allocated for each shape first met once warm); the plain vectors above are kept by
+  // size, every size up to the most met made (contact/parked_by_count.hpp), and A_ per shape met. Each
+  // statement computes what it computed into a fresh object, in the same order (a view has a fresh object's
+  // layout and alignment: contact/solvers/grow_only.hpp).
+  // The temporaries handed to functions that take a plain object stay plain, kept per shape met (a vector per
+  // size: every size up to the most met, contact/parked_by_count.hpp).
   template <class Plain>
   struct PlainScratch {
     Plain x;
-    ParkedByShape<Plain> sizes;
+    std::conditional_t<Plain::ColsAtCompileTime == 1, ParkedByCount<Plain>, ParkedByShape<Plain>> sizes;
     Plain& operator()(Eigen::Index rows, Eigen::Index cols = 1) {
       sizes.fit(x, rows, cols);
       return x;
@@ -337,11 +345,12 @@ class IdQp final : public InverseDynamicsSolver {
       return x;
     }
   };
-  ParkedByShape<Eigen::MatrixXd> H_sizes_, DB_sizes_, F_N_sizes_, A_sizes_, TB_sizes_;
-  ParkedByShape<Eigen::VectorXd> q_sizes_, x_sizes_, p_sizes_, g_sizes_, gp_sizes_, tau_z_sizes_, certificate_w_sizes_,
+  ParkedByShape<Eigen::MatrixXd> A_sizes_;
+  // Vectors by their size (every size up to the most met: a size first met below it allocates nothing).
+  ParkedByCount<Eigen::VectorXd> q_sizes_, x_sizes_, p_sizes_, g_sizes_, gp_sizes_, tau_z_sizes_, certificate_w_sizes_,
       certificate_q_sizes_;
-  Scratch<Eigen::MatrixXd> S_, NMPt_, A_phase_, A_sym_, D_N_, H_sym_, TZ_, C_;
-  PlainScratch<Eigen::MatrixXd> NY_, Jt_, Z_, Aw_, C_kept_;
+  Scratch<Eigen::MatrixXd> S_, NMPt_, A_phase_, A_sym_, D_N_, H_sym_, TZ_, C_, NY_;
+  PlainScratch<Eigen::MatrixXd> Jt_, Z_, Aw_, C_kept_;
   Scratch<Eigen::VectorXd> r_, u_, v_star_, tmp_q_, q_phase_, p_phase_, Jv_, pn_, qn_, p0_, tau0_, y_mu_, wq_, ell_, ell_p_, BBt_, budget_row_, d_, tmp_n_, tmp_a_, tmp_f_;
   PlainScratch<Eigen::VectorXd> mu_, c_, z_, bw_, d_kept_, w_, p2_, tau2_;
   Scratch<Eigen::RowVectorXd> Ni_, uN_, uNT_, row_;
@@ -354,7 +363,7 @@ class IdQp final : public InverseDynamicsSolver {
   // (QP19): what the last call settled on (keys, set, lcp; p_N unused), valid for the same contacts only;
   // lcp empty: nothing kept. Part of restart points (memory()).
   PredictionMemory kept_;
-  ParkedByShape<Eigen::VectorXd> kept_lcp_sizes_;
+  ParkedByCount<Eigen::VectorXd> kept_lcp_sizes_;
   GuessedBasis guessed_;
   bool try_kept_basis_ = false;   // the next non-convex (QP6) at a linearised budget tries kept_.x first
 };

@@ -1,0 +1,144 @@
+// Eigen buffers of every count up to the most met (issue 16: no allocation in the step loop once warm), for the
+// buffers of a ContactProblem and its ContactResult, which are plain Eigen objects (a model reads them as such).
+//
+// Eigen reallocates a VectorXd at every change of size, and a row-major SparseMatrix its outer index at every
+// change of row count. The buffers were parked per (nv, nc, nl) met, at most 16 triples: a stance's contacts
+// (0–8) times its joint-limit rows (0–12) are more triples than that, and a triple first met after the warm-up
+// allocated. ParkedByCount keeps, per buffer, an object of each count (each column count of a sparse matrix
+// apart), made for every count up to the most met, or up to a bound given to reserve(): a count below it finds
+// its object made, whichever order the counts come in. A sparse matrix keeps its own storage of nonzeros when it
+// changes count (only its outer index is swapped in), so the live matrix holds the most nonzeros it ever held.
+// Contents after fit() are unspecified: the caller writes every entry, so which object serves a problem never
+// changes it.
+#pragma once
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <algorithm>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace impetus {
+
+template <class Plain>
+class ParkedByCount {
+ public:
+  /// Counts up to this many are all made once a larger one is met (or reserved); above it, x is resized.
+  static constexpr Eigen::Index kReservedCounts = 256;
+  static constexpr bool kSparse = !std::is_base_of_v<Eigen::DenseBase<Plain>, Plain>;
+  static constexpr bool kVector = !kSparse && Plain::ColsAtCompileTime == 1;
+
+  /// x of `count` entries (a vector; cols ignored) or count × cols (a matrix): the object parked at that
+  /// shape swapped in, x's present one parked at its own. Allocates only for a count above the most met and
+  /// above every reserve(), or above kReservedCounts.
+  void fit(Plain& x, Eigen::Index count, Eigen::Index cols) {
+    if constexpr (kVector) cols = 1;
+    if (x.rows() == count && x.cols() == cols) return;
+    if (count > kReservedCounts) {
+      fit_large(x, count, cols);
+      return;
+    }
+    Shelf& shelf = shelf_of(cols);
+    make_up_to(shelf, count, cols);
+    if (!shelf.made[count]) {   // another live buffer holds this shape (two islands of one size): as before
+      resize(x, count, cols);
+      return;
+    }
+    Plain& parked = *shelf.by_count[count];
+    const Eigen::Index old_count = x.rows(), old_cols = x.cols();
+    x.swap(parked);
+    if constexpr (kSparse) {   // the live matrix takes the largest storage of nonzeros at hand, emptied
+      if (parked.data().allocatedSize() > x.data().allocatedSize()) x.data().swap(parked.data());
+      if (spare_.allocatedSize() > x.data().allocatedSize()) x.data().swap(spare_);
+      x.setZero();
+    }
+    shelf.made[count] = 0;
+    // x's former object to its own shelf where that is free (else it stays here, unused, and this count is
+    // vacant until the live buffer of this shape comes back).
+    if (Shelf* home = find_shelf(old_cols); home && old_count < static_cast<Eigen::Index>(home->made.size()) &&
+                                            !home->made[old_count]) {
+      std::swap(home->by_count[old_count], shelf.by_count[count]);
+      home->made[old_count] = 1;
+    } else if (old_count > kReservedCounts) {
+      std::swap(shelf.by_count[count], large_.emplace_back());   // a large one is parked by its shape
+    }
+  }
+
+  /// Makes an object of every count up to min(most, kReservedCounts), of `cols` columns for a matrix: a
+  /// count up to it, first met or not, then allocates nothing. A sparse matrix: and a storage of most × cols
+  /// nonzeros (a row has at most cols), which the live matrix takes at its next fit().
+  void reserve(Eigen::Index most, Eigen::Index cols) {
+    if constexpr (kVector) cols = 1;
+    most = std::min(most, kReservedCounts);
+    make_up_to(shelf_of(cols), most, cols);
+    if constexpr (kSparse)
+      if (spare_.allocatedSize() < most * cols) spare_.reserve(most * cols - spare_.size());
+  }
+
+ private:
+  struct Shelf {
+    Eigen::Index cols = 0;
+    std::vector<std::unique_ptr<Plain>> by_count;   // [k]: the object of count k (if made[k])
+    std::vector<char> made;                         // 0: the object of that count is live (or a stray)
+  };
+
+  /// Above kReservedCounts, the objects of each shape met (as ParkedByShape, control/inverse_dynamics/by_shape.hpp):
+  /// a large problem's solve dwarfs one allocation, and an object of every count up to it would not be small.
+  void fit_large(Plain& x, Eigen::Index count, Eigen::Index cols) {
+    for (std::unique_ptr<Plain>& p : large_)
+      if (p && p->rows() == count && p->cols() == cols) {
+        x.swap(*p);
+        return;
+      }
+    if (x.size() > 0) {
+      large_.push_back(std::make_unique<Plain>());
+      large_.back()->swap(x);
+    }
+    resize(x, count, cols);
+  }
+
+  static void resize(Plain& x, Eigen::Index count, Eigen::Index cols) {
+    if constexpr (kVector)
+      x.resize(count);
+    else
+      x.resize(count, cols);
+  }
+
+  Shelf* find_shelf(Eigen::Index cols) {
+    for (Shelf& s : shelves_)
+      if (s.cols == cols) return &s;
+    return nullptr;
+  }
+  Shelf& shelf_of(Eigen::Index cols) {
+    if (Shelf* s = find_shelf(cols)) return *s;
+    shelves_.push_back(Shelf{cols, {}, {}});
+    return shelves_.back();
+  }
+  /// Every count up to `most` made (counts made already, or live, left as they are).
+  static void make_up_to(Shelf& shelf, Eigen::Index most, Eigen::Index cols) {
+    for (Eigen::Index k = static_cast<Eigen::Index>(shelf.by_count.size()); k <= most; ++k) {
+      auto made = std::make_unique<Plain>();
+      resize(*made, k, cols);
+      shelf.by_count.push_back(std::move(made));
+      shelf.made.push_back(1);
+    }
+  }
+
+  /// The storage of nonzeros reserve() sized, for a sparse matrix (a dense one: unused).
+  template <class P, bool = kSparse>
+  struct StorageOf {
+    using type = int;
+  };
+  template <class P>
+  struct StorageOf<P, true> {
+    using type = Eigen::internal::CompressedStorage<typename P::Scalar, typename P::StorageIndex>;
+  };
+
+  std::vector<Shelf> shelves_;   // one per column count met (a matrix); vectors: one
+  std::vector<std::unique_ptr<Plain>> large_;   // objects above kReservedCounts, by shape met (fit_large)
+  typename StorageOf<Plain>::type spare_{};
+};
+
+}  // namespace impetus
