@@ -30,6 +30,14 @@ class ParkedByCount {
   static constexpr bool kSparse = !std::is_base_of_v<Eigen::DenseBase<Plain>, Plain>;
   static constexpr bool kVector = !kSparse && Plain::ColsAtCompileTime == 1;
 
+  ParkedByCount() = default;
+  /// A copy parks nothing: the objects are storage kept for later counts, not state (a StepData copied for
+  /// inspection makes its own as it is used); the buffers in use live in the problem, copied with it.
+  ParkedByCount(const ParkedByCount&) {}
+  ParkedByCount& operator=(const ParkedByCount&) { return *this; }
+  ParkedByCount(ParkedByCount&&) noexcept = default;
+  ParkedByCount& operator=(ParkedByCount&&) noexcept = default;
+
   /// x of `count` entries (a vector; cols ignored) or count × cols (a matrix): the object parked at that
   /// shape swapped in, x's present one parked at its own. Allocates only for a count above the most met and
   /// above every reserve(), or above kReservedCounts.
