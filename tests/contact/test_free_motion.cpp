@@ -119,6 +119,26 @@ void expect_free_motion(const ContactResult& r, const ContactProblem& P) {
   EXPECT_TRUE(r.report_as<Report>().projection.free_motion);
 }
 
+/// P solved with free motion and without: the free path taken exactly where (FM1)–(FM2) computed from the rows
+/// hold, then its result as expect_free_motion says and the general path within 1e-9 m/s of it; elsewhere the
+/// general path's bits. Whether it was taken; the free-motion solve's result in `fast`.
+template <class Model, class Options, class Report>
+bool compare_with_the_general_path(const ContactProblem& P, const std::vector<char>& held, ContactResult& fast) {
+  ContactResult slow;
+  model_with<Model, Options>(true).solve(P, fast);
+  model_with<Model, Options>(false).solve(P, slow);
+  EXPECT_FALSE(slow.report_as<Report>().projection.free_motion);
+  const bool expected = v_star_violates_no_row(P, held);
+  EXPECT_EQ(fast.report_as<Report>().projection.free_motion, expected);
+  if (!expected) {
+    EXPECT_TRUE(fast.v_plus == slow.v_plus);   // the general path, untouched
+    return false;
+  }
+  expect_free_motion<Report>(fast, P);
+  expect_general_path_agrees(slow, P, 1e-9);
+  return true;
+}
+
 // Islands moving together to rounding (slip 0 or 1e-13 m/s) take free motion whenever no row closes and
 // the general path agrees with v* to 1e-9 m/s; slipping ones (1e-5 m/s) take it only where the slip is on rows
 // not held; a closing row never. Each answer against (FM1)–(FM2) computed from the rows.
@@ -137,22 +157,14 @@ TEST(FreeMotion, NoSlipTakesVStarWhereItViolatesNoHeldRow) {
     if (k % 7 == 0) P.phi[k % P.nc] = -1e-3;
     for (int i = 0; i < P.nc; ++i) island.held[i] = P.phi[i] <= P.touch_margin;
 
-    ContactResult fast, slow;
-    model_with<NoSlipModel, NoSlipOptions>(true).solve(P, fast);
-    model_with<NoSlipModel, NoSlipOptions>(false).solve(P, slow);
-    EXPECT_FALSE(slow.report_as<NoSlipReport>().projection.free_motion);
-    const bool expected = v_star_violates_no_row(P, island.held);
-    ASSERT_EQ(fast.report_as<NoSlipReport>().projection.free_motion, expected);
-    if (!expected) {
-      EXPECT_TRUE(fast.v_plus == slow.v_plus);   // the general path, untouched
+    ContactResult fast;
+    if (!compare_with_the_general_path<NoSlipModel, NoSlipOptions, NoSlipReport>(P, island.held, fast)) {
       ++general;
       continue;
     }
     ++taken;
-    expect_free_motion<NoSlipReport>(fast, P);
     EXPECT_TRUE(fast.p_S.isZero(0) && fast.p_T.isZero(0));
     EXPECT_EQ(fast.report_as<NoSlipReport>().indices.rank, 0);
-    expect_general_path_agrees(slow, P, 1e-9);
   }
   EXPECT_GE(taken, 100);
   EXPECT_GE(general, 100);
@@ -171,26 +183,19 @@ TEST(FreeMotion, ViscousTakesVStarWhereNoChargedRowSlips) {
     std::uniform_real_distribution<double> exponent(-1, 2);
     for (int i = 0; i < P.nc; ++i) P.mu_viscous[i] = island.held[i] ? std::pow(10.0, exponent(rng)) : 0.0;
 
-    ContactResult fast, slow;
-    model_with<ViscousModel, ViscousOptions>(true).solve(P, fast);
-    model_with<ViscousModel, ViscousOptions>(false).solve(P, slow);
-    EXPECT_FALSE(slow.report_as<ViscousReport>().projection.free_motion);
-    double s_v = 0;
-    const bool expected = v_star_violates_no_row(P, island.held, &s_v);
-    ASSERT_EQ(fast.report_as<ViscousReport>().projection.free_motion, expected);
-    if (!expected) {
-      EXPECT_TRUE(fast.v_plus == slow.v_plus);
+    ContactResult fast;
+    if (!compare_with_the_general_path<ViscousModel, ViscousOptions, ViscousReport>(P, island.held, fast)) {
       ++general;
       continue;
     }
     ++taken;
-    expect_free_motion<ViscousReport>(fast, P);
+    double s_v = 0;
+    v_star_violates_no_row(P, island.held, &s_v);
     // (V1)'s friction impulses of v⁺ = v*, −dt μ̃ S v* with μ̃ ≤ μ_v: at most dt μ_v times the certificate's slip.
     for (int i = 0; i < P.nc; ++i) {
       EXPECT_LE(std::abs(fast.p_S[i]), P.dt * P.mu_viscous[i] * kTolerance * s_v);
       EXPECT_LE(std::abs(fast.p_T[i]), P.dt * P.mu_viscous[i] * kTolerance * s_v);
     }
-    expect_general_path_agrees(slow, P, 1e-9);
   }
   EXPECT_GE(taken, 100);
   EXPECT_GE(general, 100);
