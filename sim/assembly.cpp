@@ -144,6 +144,29 @@ void warm_start_guesses(const ImpulseMemory& previous, ContactProblem& P) {
 
 }  // namespace
 
+bool coordinate_limits(const MultibodyModel& mb, const Link& link, double& lower, double& upper) {
+  const Joint& j = link.joint;
+  if (joint_nv(j.type) != 1) return false;
+  const Tree& tree = mb.trees[link.tree];
+  lower = j.lower;
+  upper = j.upper;
+  if (!tree.has_mimic()) return j.has_limits;
+  // One pair of rows per independent coordinate, its joints' limits intersected.
+  if (j.mimic >= 0) return false;
+  const int c = tree.u_column[j.v_index - tree.v_offset];
+  lower = tree.u_lower[c];
+  upper = tree.u_upper[c];
+  return std::isfinite(lower) || std::isfinite(upper);
+}
+
+int most_limit_rows(const MultibodyModel& mb, int tree) {
+  int rows = 0;
+  double lower = 0, upper = 0;
+  for (const Link& link : mb.links)
+    if (link.tree == tree && coordinate_limits(mb, link, lower, upper)) rows += 2;   // both within reach at speed
+  return rows;
+}
+
 void reserve_problem_sizes(AssemblyScratch::ProblemBuffers& parked, Eigen::Index nv, Eigen::Index nc, Eigen::Index nl) {
   for (ParkedByCount<Eigen::VectorXd>* x : {&parked.v, &parked.v_star, &parked.v_plus}) x->reserve(nv, 1);
   for (ParkedByCount<Eigen::VectorXd>* x : {&parked.phi, &parked.mu, &parked.mu_viscous, &parked.p_N_guess,
@@ -165,18 +188,8 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   limits.clear();
   for (const Link& link : mb.links) {
     const Joint& j = link.joint;
-    if (joint_nv(j.type) != 1) continue;
-    const Tree& tree = mb.trees[link.tree];
-    bool limited = j.has_limits;
-    double lower = j.lower, upper = j.upper;
-    if (tree.has_mimic()) {  // one pair of rows per independent coordinate, its joints' limits intersected
-      if (j.mimic >= 0) continue;
-      const int c = tree.u_column[j.v_index - tree.v_offset];
-      lower = tree.u_lower[c];
-      upper = tree.u_upper[c];
-      limited = std::isfinite(lower) || std::isfinite(upper);
-    }
-    if (!limited) continue;
+    double lower = 0, upper = 0;
+    if (!coordinate_limits(mb, link, lower, upper)) continue;
     const double q = state.q[j.q_index], reach = kLimitActivationDistance + std::abs(state.v[j.v_index]) * dt;
     if (q - lower < reach) limits.push_back({link.tree, j.v_index, +1.0, q - lower});
     if (upper - q < reach) limits.push_back({link.tree, j.v_index, -1.0, upper - q});

@@ -48,6 +48,12 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
 /// entry.
 void fit_problem_sizes(AssemblyScratch::ProblemBuffers& parked, ContactProblem& problem, ContactResult* result,
                        Eigen::Index nv, Eigen::Index nc, Eigen::Index nl);
+/// Whether `link`'s joint bounds a coordinate of its own (one degree of freedom; a mimic tree's leader, its
+/// followers' limits intersected into `lower`, `upper`): a row for each limit within reach of the step.
+bool coordinate_limits(const MultibodyModel& mb, const Link& link, double& lower, double& upper);
+/// The most joint-limit rows tree `tree` can bring into a problem: two per limited coordinate (both limits are
+/// within reach of a fast or narrow joint).
+int most_limit_rows(const MultibodyModel& mb, int tree);
 /// Makes `parked`'s buffers of every count up to nc contacts and nl joint-limit rows, for islands of nv
 /// coordinates (a bound the model gives: issue 16, a count first met once warm then allocates nothing).
 void reserve_problem_sizes(AssemblyScratch::ProblemBuffers& parked, Eigen::Index nv, Eigen::Index nc, Eigen::Index nl);

@@ -190,9 +190,9 @@ ControlStage::ControlStage(const WorldModel& model, double dt) : model_(model), 
 void ControlStage::reserve_problems(AssemblyScratch::ProblemBuffers& parked) const {
   if (slots_.empty()) return;
   const int most = most_contacts(model_);
-  for (const Slot& slot : slots_) {   // each dof of the tree at most one limit row
+  for (const Slot& slot : slots_) {
     const Tree& tree = model_.multibody.trees[slot.spec->tree];
-    reserve_problem_sizes(parked, tree.nu, most, tree.nv);
+    reserve_problem_sizes(parked, tree.nu, most, most_limit_rows(model_.multibody, slot.spec->tree));
   }
 }
 

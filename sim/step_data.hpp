@@ -10,13 +10,13 @@
 #include "collision/contact_set.hpp"
 #include "contact/contact_rows_fill.hpp"
 #include "contact/joint_friction/joint_friction.hpp"
+#include "contact/parked_by_count.hpp"
 #include "contact/problem.hpp"
 #include "contact/problem_bits.hpp"
 #include "contact/small_llt_compute.hpp"
 #include "contact/result.hpp"
 #include "control/controller.hpp"
 #include "dynamics/data.hpp"
-#include "contact/parked_by_count.hpp"
 #include "sim/world.hpp"
 
 namespace impetus {

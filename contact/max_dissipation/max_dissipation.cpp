@@ -8,6 +8,7 @@
 
 #include "contact/free_motion.hpp"
 #include "contact/model_options.hpp"
+#include "contact/solvers/inertia_operator.hpp"
 
 namespace impetus {
 namespace {
@@ -20,12 +21,6 @@ constexpr double kElasticFactor = 1e3;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
-  double sum = 0;
-  for (SparseRows::InnerIterator it(X, row); it; ++it) sum += it.value() * v[it.col()];
-  return sum;
 }
 
 }  // namespace
@@ -180,7 +175,7 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
   const double mass = problem.nv > 0 ? trace / problem.nv : 1.0;   // m̄
   double vbar = problem.v_star.lpNorm<Eigen::Infinity>();
   for (int i = 0; i < nc; ++i)
-    vbar = std::max({vbar, std::abs(problem.phi[i]) / problem.dt, std::abs(row_dot(problem.N, i, problem.v_star))});
+    vbar = std::max({vbar, std::abs(problem.phi[i]) / problem.dt, std::abs(row_dot({&problem.N, i}, problem.v_star))});
   for (int k = 0; k < nl; ++k) vbar = std::max(vbar, std::abs(problem.phi_L[k]) / problem.dt);
   constexpr double kVelocityFloor = 1e-12;   // m/s: below this every velocity is rounding
   vbar = std::max(vbar, kVelocityFloor);
@@ -256,22 +251,22 @@ void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& re
     double gap_violation = 0, cone_violation = 0, sum_N = 0;
     for (int i = 0; i < nc; ++i) {
       const int o = ws.layout_.contact_offset[i];
-      gap_violation = std::max(gap_violation, -(row_dot(problem.N, i, ws.v2_) + problem.phi[i] / problem.dt));
+      gap_violation = std::max(gap_violation, -(row_dot({&problem.N, i}, ws.v2_) + problem.phi[i] / problem.dt));
       if (o < 0) continue;   // (MD16) left out: no impulse
       sum_N += p[o];
       cone_violation = std::max(cone_violation, -p[o]);
       if (ws.layout_.has_friction[i]) {
         const double viscous = options_.friction == FrictionCone::Viscous && problem.mu_viscous.size() == nc
                                    ? problem.dt * problem.mu_viscous[i] *
-                                         std::hypot(row_dot(problem.S, i, problem.v_star),
-                                                    row_dot(problem.T, i, problem.v_star))
+                                         std::hypot(row_dot({&problem.S, i}, problem.v_star),
+                                                    row_dot({&problem.T, i}, problem.v_star))
                                    : 0.0;
         cone_violation =
             std::max(cone_violation, std::hypot(p[o + 1], p[o + 2]) - std::max(problem.mu[i], 0.0) * p[o] - viscous);
       }
     }
     for (int k = 0; k < nl; ++k) {
-      gap_violation = std::max(gap_violation, -(row_dot(problem.L, k, ws.v2_) + problem.phi_L[k] / problem.dt));
+      gap_violation = std::max(gap_violation, -(row_dot({&problem.L, k}, ws.v2_) + problem.phi_L[k] / problem.dt));
       if (ws.layout_.limit_index[k] >= 0) cone_violation = std::max(cone_violation, -p[ws.layout_.limit_index[k]]);
     }
     if (gap_violation > eps * vbar)
@@ -327,7 +322,7 @@ int MaxDissipationModel::stop_guess(Buffers& ws, const ContactProblem& problem) 
     for (const SystemBlock& s : problem.systems)
       if (s.size > 0) ws.stop_x_.segment(s.offset, s.size).noalias() = -(*s.M) * ws.stop_v_.segment(s.offset, s.size);
     if (stop_solve_dense(ws, problem) && ws.stop_x_.allFinite())
-      for (int row : ws.stop_rows_) p[row] += row_dot(P.J, row, ws.stop_x_);
+      for (int row : ws.stop_rows_) p[row] += row_dot({&P.J, row}, ws.stop_x_);
     return 0;
   }
   ws.stop_projection_.project(problem, P.J, P.c, ws.stop_rows_, p);
@@ -361,7 +356,7 @@ int MaxDissipationModel::screen_contacts(Buffers& ws, const ContactProblem& prob
   ws.kept_.resize(problem.nc);
   int kept = 0;
   for (int i = 0; i < problem.nc; ++i) {
-    ws.kept_[i] = !(row_dot(problem.N, i, v_one) + problem.phi[i] / problem.dt > tau);
+    ws.kept_[i] = !(row_dot({&problem.N, i}, v_one) + problem.phi[i] / problem.dt > tau);
     kept += ws.kept_[i];
   }
   return kept;
@@ -374,9 +369,9 @@ int MaxDissipationModel::put_back_contacts(Buffers& ws, const ContactProblem& pr
   int put_back = 0;
   for (int i = 0; i < problem.nc; ++i) {
     if (ws.kept_[i]) continue;
-    const bool row_violated = row_dot(problem.N, i, ws.v2_) + problem.phi[i] / problem.dt < -slack;
-    const double g_N = -row_dot(problem.N, i, r.y) + z_kappa;
-    const double g_t = std::hypot(row_dot(problem.S, i, r.y), row_dot(problem.T, i, r.y));
+    const bool row_violated = row_dot({&problem.N, i}, ws.v2_) + problem.phi[i] / problem.dt < -slack;
+    const double g_N = -row_dot({&problem.N, i}, r.y) + z_kappa;
+    const double g_t = std::hypot(row_dot({&problem.S, i}, r.y), row_dot({&problem.T, i}, r.y));
     const bool outside_dual_cone = g_N < std::max(problem.mu[i], 0.0) * g_t - slack;
     if (row_violated || outside_dual_cone) {
       ws.kept_[i] = 1;

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "contact/solvers/inertia_operator.hpp"
 #include "contact/sparse_fill.hpp"
 
 namespace impetus {
@@ -12,12 +13,6 @@ using Triplets = std::vector<Eigen::Triplet<double>>;
 
 void copy_row(const SparseRows& X, int row, int to, Triplets& out) {
   for (SparseRows::InnerIterator it(X, row); it; ++it) out.emplace_back(to, static_cast<int>(it.col()), it.value());
-}
-
-double row_dot(const SparseRows& X, int row, const Eigen::VectorXd& v) {
-  double sum = 0;
-  for (SparseRows::InnerIterator it(X, row); it; ++it) sum += it.value() * v[it.col()];
-  return sum;
 }
 
 void copy_velocity_space(const ContactProblem& problem, ConeProgram& program) {
@@ -166,7 +161,7 @@ void build_phase_two(const ContactProblem& problem, FrictionCone cone, int edges
     double viscous = 0;
     if (cone == FrictionCone::Viscous && problem.mu_viscous.size() == nc && problem.mu_viscous[i] > 0)
       viscous = problem.dt * problem.mu_viscous[i] *
-                std::hypot(row_dot(problem.S, i, problem.v_star), row_dot(problem.T, i, problem.v_star));
+                std::hypot(row_dot({&problem.S, i}, problem.v_star), row_dot({&problem.T, i}, problem.v_star));
     const bool friction = mu > 0 || viscous > 0;
     layout.contact_offset[i] = layout.normal_index[i] = np;
     layout.has_friction[i] = friction;
