@@ -6,8 +6,9 @@
 // (0–8) times its joint-limit rows (0–12) are more triples than that, and a triple first met after the warm-up
 // allocated. ParkedByCount keeps, per buffer, an object of each count (each column count of a sparse matrix
 // apart), made for every count up to the most met, or up to a bound given to reserve(): a count below it finds
-// its object made, whichever order the counts come in. A sparse matrix keeps its own storage of nonzeros when it
-// changes count (only its outer index is swapped in), so the live matrix holds the most nonzeros it ever held.
+// its object made, whichever order the counts come in; above kReservedCounts, those of the kLargeShapes shapes
+// met last (fit_large). A sparse matrix keeps its own storage of nonzeros when it changes count (only its outer
+// index is swapped in), so the live matrix holds the most nonzeros it ever held.
 // Contents after fit() are unspecified: the caller writes every entry, so which object serves a problem never
 // changes it.
 #pragma once
@@ -15,6 +16,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <algorithm>
+#include <cstddef>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -27,6 +29,9 @@ class ParkedByCount {
  public:
   /// Counts up to this many are all made once a larger one is met (or reserved); above it, x is resized.
   static constexpr Eigen::Index kReservedCounts = 256;
+  /// Shapes above kReservedCounts parked at most (fit_large): a few islands' problems alternating, or one
+  /// problem's recent sizes, find theirs.
+  static constexpr std::size_t kLargeShapes = 8;
   static constexpr bool kSparse = !std::is_base_of_v<Eigen::DenseBase<Plain>, Plain>;
   static constexpr bool kVector = !kSparse && Plain::ColsAtCompileTime == 1;
 
@@ -40,7 +45,7 @@ class ParkedByCount {
 
   /// x of `count` entries (a vector; cols ignored) or count × cols (a matrix): the object parked at that
   /// shape swapped in, x's present one parked at its own. Allocates only for a count above the most met and
-  /// above every reserve(), or above kReservedCounts.
+  /// above every reserve(), or above kReservedCounts for a shape not among the kLargeShapes met last.
   void fit(Plain& x, Eigen::Index count, Eigen::Index cols) {
     if constexpr (kVector) cols = 1;
     if (x.rows() == count && x.cols() == cols) return;
@@ -70,7 +75,7 @@ class ParkedByCount {
       std::swap(home->by_count[old_count], shelf.by_count[count]);
       home->made[old_count] = 1;
     } else if (old_count > kReservedCounts) {
-      std::swap(shelf.by_count[count], large_.emplace_back());   // a large one is parked by its shape
+      park_large(std::move(shelf.by_count[count]));   // a large one is parked by its shape
     }
   }
 
@@ -92,19 +97,43 @@ class ParkedByCount {
     std::vector<char> made;                         // 0: the object of that count is live (or a stray)
   };
 
-  /// Above kReservedCounts, the objects of each shape met (as ParkedByShape, control/inverse_dynamics/by_shape.hpp):
-  /// a large problem's solve dwarfs one allocation, and an object of every count up to it would not be small.
+  /// Above kReservedCounts, the objects of the kLargeShapes shapes met last (as ParkedByShape,
+  /// control/inverse_dynamics/by_shape.hpp, but bounded): a large problem's solve dwarfs one allocation, and an
+  /// object of every count up to it would not be small. Bounded because a pile's island changes its contact
+  /// count nearly every step: kept per shape met, the granular pile's free fall parked ~1 MB a step (its N, S, T
+  /// with their nonzeros, and some twenty vectors), 2.5 GB by t = 0.5 s, and every step's buffers were fresh
+  /// pages (page faults and their clearing ~5 % of its step, perf, issue 16). A shape not held takes the object
+  /// used longest ago, resized: its storage goes back to the allocator, which hands it out again.
   void fit_large(Plain& x, Eigen::Index count, Eigen::Index cols) {
-    for (std::unique_ptr<Plain>& p : large_)
-      if (p && p->rows() == count && p->cols() == cols) {
-        x.swap(*p);
+    std::size_t slot = large_.size();
+    for (std::size_t i = 0; i < large_.size(); ++i)
+      if (large_[i]->rows() == count && large_[i]->cols() == cols) slot = i;
+    if (slot == large_.size()) {
+      if (x.size() == 0) {   // nothing to park (a buffer never sized)
+        resize(x, count, cols);
         return;
       }
-    if (x.size() > 0) {
-      large_.push_back(std::make_unique<Plain>());
-      large_.back()->swap(x);
+      if (large_.size() < kLargeShapes) {
+        large_.push_back(std::make_unique<Plain>());
+      } else {
+        slot = 0;                                   // the one used longest ago
+      }
+      resize(*large_[slot], count, cols);
     }
-    resize(x, count, cols);
+    x.swap(*large_[slot]);
+    if constexpr (kSparse) {   // the live matrix keeps the larger storage of nonzeros, emptied
+      if (large_[slot]->data().allocatedSize() > x.data().allocatedSize()) x.data().swap(large_[slot]->data());
+      x.setZero();
+    }
+    // x's former object, parked, becomes the one used last.
+    std::rotate(large_.begin() + static_cast<std::ptrdiff_t>(slot), large_.begin() + static_cast<std::ptrdiff_t>(slot) + 1,
+                large_.end());
+  }
+
+  /// p among the large objects as the one used last, the one used longest ago freed to keep kLargeShapes.
+  void park_large(std::unique_ptr<Plain> p) {
+    if (large_.size() == kLargeShapes) large_.erase(large_.begin());
+    large_.push_back(std::move(p));
   }
 
   static void resize(Plain& x, Eigen::Index count, Eigen::Index cols) {
@@ -145,7 +174,7 @@ class ParkedByCount {
   };
 
   std::vector<Shelf> shelves_;   // one per column count met (a matrix); vectors: one
-  std::vector<std::unique_ptr<Plain>> large_;   // objects above kReservedCounts, by shape met (fit_large)
+  std::vector<std::unique_ptr<Plain>> large_;   // objects above kReservedCounts, of shapes met, the one used last at the back (fit_large)
   typename StorageOf<Plain>::type spare_{};
 };
 

@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <malloc.h>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "../allocation_counting.hpp"
+#include "contact/parked_by_count.hpp"
 #include "contact/factory.hpp"
 #include "contact/solvers/least_norm_psd.hpp"
 #include "contact/solvers/lemke.hpp"
@@ -239,6 +241,51 @@ TEST(NoAllocation, OneWorkspaceServesOneContactIslandsOfEveryBodyCountInTurn) {
     }
     expect_one_workspace_allocates_nothing_once_warm(*model, name, problems, fresh);
   }
+}
+
+// Bytes the allocator has handed out and not taken back (heap and mapped blocks).
+std::size_t bytes_in_use() {
+  const struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+TEST(ParkedByCount, LargeCountsMetOnceEachHoldABoundedStorage) {
+  // A pile's island: a contact count above kReservedCounts that changes at nearly every step. Each count's
+  // buffer parked for good held ~1 MB a step of the granular pile (2.5 GB by t = 0.5 s); at most kLargeShapes
+  // objects are kept, so what is held stays below that many of the largest and the live one.
+  using Parked = ParkedByCount<Eigen::VectorXd>;
+  constexpr Eigen::Index kFirst = 8000, kCounts = 400;   // 64 kB and up a buffer: 400 of them, 28 MB
+  Parked parked;
+  Eigen::VectorXd x;
+  const std::size_t before = bytes_in_use();
+  for (Eigen::Index k = 0; k < kCounts; ++k) {
+    parked.fit(x, kFirst + k, 1);
+    x.setConstant(static_cast<double>(k));   // the buffer is written, as a problem's is
+  }
+  ASSERT_EQ(x.size(), kFirst + kCounts - 1);
+  const std::size_t largest = sizeof(double) * static_cast<std::size_t>(kFirst + kCounts);
+  EXPECT_LT(bytes_in_use() - before, (Parked::kLargeShapes + 2) * largest);
+}
+
+TEST(ParkedByCount, TheLastLargeShapesMetAllocateNothing) {
+  // Islands of kLargeShapes large counts in turn (several islands, or one island's recent counts): once each is
+  // met, each finds its own object; a sparse matrix's outer index too.
+  ParkedByCount<Eigen::VectorXd> vectors;
+  ParkedByCount<Eigen::SparseMatrix<double, Eigen::RowMajor>> matrices;
+  Eigen::VectorXd x;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> N;
+  const auto count = [](std::size_t k) { return static_cast<Eigen::Index>(300 + 37 * k); };
+  const auto cycle = [&] {
+    for (std::size_t k = 0; k < ParkedByCount<Eigen::VectorXd>::kLargeShapes; ++k) {
+      vectors.fit(x, count(k), 1);
+      matrices.fit(N, count(k), 60);
+    }
+  };
+  cycle();
+  EXPECT_EQ(test::allocations_in(cycle), 0);
+  EXPECT_EQ(x.size(), count(ParkedByCount<Eigen::VectorXd>::kLargeShapes - 1));
+  EXPECT_EQ(N.rows(), count(ParkedByCount<Eigen::VectorXd>::kLargeShapes - 1));
+  EXPECT_EQ(N.cols(), 60);
 }
 
 }  // namespace
