@@ -67,16 +67,8 @@ class ParkedByCount {
       if (spare_.allocatedSize() > x.data().allocatedSize()) x.data().swap(spare_);
       x.setZero();
     }
-    shelf.made[count] = 0;
-    // x's former object to its own shelf where that is free (else it stays here, unused, and this count is
-    // vacant until the live buffer of this shape comes back).
-    if (Shelf* home = find_shelf(old_cols); home && old_count < static_cast<Eigen::Index>(home->made.size()) &&
-                                            !home->made[old_count]) {
-      std::swap(home->by_count[old_count], shelf.by_count[count]);
-      home->made[old_count] = 1;
-    } else if (old_count > kReservedCounts) {
-      park_large(std::move(shelf.by_count[count]));   // a large one is parked by its shape
-    }
+    shelf.made[count] = 0;   // vacant (its slot empty) until the live buffer of this shape comes back
+    park(std::move(shelf.by_count[count]), old_count, old_cols);
   }
 
   /// Makes an object of every count up to min(most, kReservedCounts), of `cols` columns for a matrix: a
@@ -94,7 +86,7 @@ class ParkedByCount {
   struct Shelf {
     Eigen::Index cols = 0;
     std::vector<std::unique_ptr<Plain>> by_count;   // [k]: the object of count k (if made[k])
-    std::vector<char> made;                         // 0: the object of that count is live (or a stray)
+    std::vector<char> made;                         // 0: the object of that count is live (its slot empty)
   };
 
   /// Above kReservedCounts, the objects of the kLargeShapes shapes met last (as ParkedByShape,
@@ -105,35 +97,44 @@ class ParkedByCount {
   /// pages (page faults and their clearing ~5 % of its step, perf, issue 16). A shape not held takes the object
   /// used longest ago, resized: its storage goes back to the allocator, which hands it out again.
   void fit_large(Plain& x, Eigen::Index count, Eigen::Index cols) {
-    std::size_t slot = large_.size();
-    for (std::size_t i = 0; i < large_.size(); ++i)
-      if (large_[i]->rows() == count && large_[i]->cols() == cols) slot = i;
-    if (slot == large_.size()) {
-      if (x.size() == 0) {   // nothing to park (a buffer never sized)
-        resize(x, count, cols);
-        return;
+    const Eigen::Index old_count = x.rows(), old_cols = x.cols();
+    std::unique_ptr<Plain> next;
+    for (std::size_t i = 0; i < large_.size() && !next; ++i)
+      if (large_[i]->rows() == count && large_[i]->cols() == cols) {
+        next = std::move(large_[i]);
+        large_.erase(large_.begin() + static_cast<std::ptrdiff_t>(i));
       }
-      if (large_.size() < kLargeShapes) {
-        large_.push_back(std::make_unique<Plain>());
+    if (!next) {
+      if (large_.size() == kLargeShapes) {   // the one used longest ago, resized
+        next = std::move(large_.front());
+        large_.erase(large_.begin());
       } else {
-        slot = 0;                                   // the one used longest ago
+        next = std::make_unique<Plain>();
       }
-      resize(*large_[slot], count, cols);
+      resize(*next, count, cols);
     }
-    x.swap(*large_[slot]);
+    x.swap(*next);
     if constexpr (kSparse) {   // the live matrix keeps the larger storage of nonzeros, emptied
-      if (large_[slot]->data().allocatedSize() > x.data().allocatedSize()) x.data().swap(large_[slot]->data());
+      if (next->data().allocatedSize() > x.data().allocatedSize()) x.data().swap(next->data());
       x.setZero();
     }
-    // x's former object, parked, becomes the one used last.
-    std::rotate(large_.begin() + static_cast<std::ptrdiff_t>(slot), large_.begin() + static_cast<std::ptrdiff_t>(slot) + 1,
-                large_.end());
+    park(std::move(next), old_count, old_cols);
   }
 
-  /// p among the large objects as the one used last, the one used longest ago freed to keep kLargeShapes.
-  void park_large(std::unique_ptr<Plain> p) {
-    if (large_.size() == kLargeShapes) large_.erase(large_.begin());
-    large_.push_back(std::move(p));
+  /// x's former object p (of old_count × old_cols) parked: on its shelf where that count is vacant, among the large
+  /// ones (the one used last; the one used longest ago freed to keep kLargeShapes) above kReservedCounts, else
+  /// freed (a buffer sized outside the shelves, whose count's object is parked already).
+  void park(std::unique_ptr<Plain> p, Eigen::Index old_count, Eigen::Index old_cols) {
+    if (old_count > kReservedCounts) {
+      if (large_.size() == kLargeShapes) large_.erase(large_.begin());
+      large_.push_back(std::move(p));
+      return;
+    }
+    Shelf* home = find_shelf(old_cols);
+    if (home && old_count < static_cast<Eigen::Index>(home->made.size()) && !home->made[old_count]) {
+      home->by_count[old_count] = std::move(p);
+      home->made[old_count] = 1;
+    }
   }
 
   static void resize(Plain& x, Eigen::Index count, Eigen::Index cols) {
@@ -174,7 +175,7 @@ class ParkedByCount {
   };
 
   std::vector<Shelf> shelves_;   // one per column count met (a matrix); vectors: one
-  std::vector<std::unique_ptr<Plain>> large_;   // objects above kReservedCounts, of shapes met, the one used last at the back (fit_large)
+  std::vector<std::unique_ptr<Plain>> large_;   // parked objects above kReservedCounts, the one used last at the back
   typename StorageOf<Plain>::type spare_{};
 };
 

@@ -288,5 +288,26 @@ TEST(ParkedByCount, TheLastLargeShapesMetAllocateNothing) {
   EXPECT_EQ(N.cols(), 60);
 }
 
+TEST(ParkedByCount, CountsCrossingTheReservedBoundGoBackToTheirShelves) {
+  // An island growing past kReservedCounts and shrinking below it again (a pile's first contacts, then its
+  // landing; a stance near the bound): a small count's object handed back on the way up is the one found on the
+  // way down, so the second round allocates nothing.
+  ParkedByCount<Eigen::VectorXd> vectors;
+  ParkedByCount<Eigen::SparseMatrix<double, Eigen::RowMajor>> matrices;
+  Eigen::VectorXd x;
+  Eigen::SparseMatrix<double, Eigen::RowMajor> N;
+  const Eigen::Index counts[] = {10, 300, 40, 500, 120, 300, 10, 500, 0, 260, 256, 257};
+  const auto round = [&] {
+    for (Eigen::Index c : counts) {
+      vectors.fit(x, c, 1);
+      matrices.fit(N, c, 60);
+      ASSERT_EQ(x.size(), c);
+      ASSERT_EQ(N.rows(), c);
+    }
+  };
+  round();
+  EXPECT_EQ(test::allocations_in(round), 0);
+}
+
 }  // namespace
 }  // namespace impetus
