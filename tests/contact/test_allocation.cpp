@@ -13,8 +13,9 @@
 #include <vector>
 
 #include "../allocation_counting.hpp"
-#include "contact/parked_by_count.hpp"
 #include "contact/factory.hpp"
+#include "contact/parked_by_count.hpp"
+#include "contact/rows_by_count.hpp"
 #include "contact/solvers/least_norm_psd.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
@@ -265,6 +266,31 @@ TEST(ParkedByCount, LargeCountsMetOnceEachHoldABoundedStorage) {
   ASSERT_EQ(x.size(), kFirst + kCounts - 1);
   const std::size_t largest = sizeof(double) * static_cast<std::size_t>(kFirst + kCounts);
   EXPECT_LT(bytes_in_use() - before, (Parked::kLargeShapes + 2) * largest);
+}
+
+TEST(RowsByCount, LargeRowCountsMetOnceEachHoldABoundedStorage) {
+  // stewart_trinkle's J of a pile's island: 3 rows per group, a count above kReservedCounts that changes at
+  // nearly every step. An outer index kept per count met grew by ~(rows + 1) integers a step for good; now what
+  // is held stays below the live storage of nonzeros and kLargeShapes + 2 outer indices of the largest count.
+  constexpr Eigen::Index kFirst = 6000, kCounts = 300, nv = 60, row_nonzeros = 2;
+  RowsByCount rows_by_count;
+  const std::size_t before = bytes_in_use();
+  for (Eigen::Index k = 0; k < kCounts; ++k) {
+    const Eigen::Index rows = kFirst + k;
+    SparseRows& J = rows_by_count.empty(rows, nv, row_nonzeros);
+    for (Eigen::Index r = 0; r < rows; ++r) {
+      J.startVec(r);
+      J.insertBack(r, r % nv) = 1.0;
+    }
+    J.finalize();
+    ASSERT_EQ(J.rows(), rows);
+    ASSERT_EQ(J.nonZeros(), rows);
+  }
+  const Eigen::Index most = kFirst + kCounts;
+  const std::size_t outer = sizeof(SparseRows::StorageIndex) * static_cast<std::size_t>(most + 1);
+  const std::size_t nonzeros = (sizeof(double) + sizeof(SparseRows::StorageIndex)) *
+                               static_cast<std::size_t>(most * row_nonzeros);
+  EXPECT_LT(bytes_in_use() - before, nonzeros + (ParkedByCount<SparseRows>::kLargeShapes + 2) * outer);
 }
 
 TEST(ParkedByCount, TheLastLargeShapesMetAllocateNothing) {
