@@ -16,7 +16,12 @@
 // phase II leaves out rows that cannot bind, MD10), cost reallocations, never a different answer.
 //
 // At most kMaxStructures sets are kept; past that the least recently used set serves the new structure
-// (its buffers are resized: allocations, as with a single set).
+// (its buffers are resized: allocations, as with a single set). Of the sets of large islands (more than
+// kLargeRows contact and limit rows) at most kMaxLargeStructures are kept: a pile whose contact graph changes
+// at every step never meets a structure again, and sixteen of its sets held ~45 MB each for nothing
+// (granular's landing under max_dissipation: 811 MB after 20 steps, most of it KKT factors and analyses never
+// read again, issue 16). A new large structure takes the large set used longest ago, whose buffers, of
+// nearly its sizes, are then reused instead of fresh pages.
 #pragma once
 
 #include <cstdint>
@@ -51,28 +56,43 @@ class ByStructure {
   /// islands test scene has five islands; a thousand resting spheres have one structure), while a pile
   /// whose contact graph changes every step keeps at most sixteen large sets.
   static constexpr int kMaxStructures = 16;
+  /// An island of more rows than this is large (ParkedByCount's kReservedCounts: beyond it a set's buffers are
+  /// megabytes, and the solve dwarfs a reallocation).
+  static constexpr int kLargeRows = 256;
+  /// Large sets kept at most: a few large islands solved in turn by one chunk each keep their own.
+  static constexpr int kMaxLargeStructures = 4;
 
   explicit ByStructure(const Options& options) : options_(options) {}
 
-  /// The buffers of islands of structure `key`.
-  Buffers& operator()(std::uint64_t key) {
+  /// The buffers of islands of structure `key`, whose problems have `rows` contact and limit rows (nc + nl).
+  Buffers& operator()(std::uint64_t key, int rows) {
     ++clock_;
-    Entry* oldest = nullptr;
+    const bool large = rows > kLargeRows;
+    Entry* oldest = nullptr;         // of all sets
+    Entry* oldest_large = nullptr;   // of the large ones
+    int large_sets = 0;
     for (Entry& e : entries_) {
       if (e.key == key) {
         e.used = clock_;
         return *e.buffers;
       }
       if (oldest == nullptr || e.used < oldest->used) oldest = &e;
+      if (e.large) {
+        ++large_sets;
+        if (oldest_large == nullptr || e.used < oldest_large->used) oldest_large = &e;
+      }
     }
-    if (static_cast<int>(entries_.size()) < kMaxStructures) {
+    Entry* taken = large && large_sets >= kMaxLargeStructures ? oldest_large : nullptr;
+    if (taken == nullptr && static_cast<int>(entries_.size()) < kMaxStructures) {
       if (entries_.capacity() == 0) entries_.reserve(kMaxStructures);   // entries never move: one allocation
-      entries_.push_back(Entry{key, clock_, std::make_unique<Buffers>(options_)});
+      entries_.push_back(Entry{key, clock_, large, std::make_unique<Buffers>(options_)});
       return *entries_.back().buffers;
     }
-    oldest->key = key;
-    oldest->used = clock_;
-    return *oldest->buffers;
+    if (taken == nullptr) taken = oldest;
+    taken->key = key;
+    taken->used = clock_;
+    taken->large = large;
+    return *taken->buffers;
   }
 
   int size() const { return static_cast<int>(entries_.size()); }
@@ -81,6 +101,7 @@ class ByStructure {
   struct Entry {
     std::uint64_t key = 0;
     std::uint64_t used = 0;   // clock_ at its last use
+    bool large = false;       // its structure's rows > kLargeRows
     std::unique_ptr<Buffers> buffers;
   };
   Options options_;

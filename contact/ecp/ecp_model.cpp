@@ -123,7 +123,7 @@ std::unique_ptr<ContactWorkspace> EcpModel::make_workspace() const {
 void EcpModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
   Workspace& own = static_cast<Workspace&>(workspace);
   const HullPlaneProblem* found = problem.extension.find<HullPlaneProblem>();
-  Buffers& ws = own.by_structure(ecp_structure(problem, found));
+  Buffers& ws = own.by_structure(ecp_structure(problem, found), problem.nc + problem.nl);
   result.stats = {};
   // What clear_implicit() empties, but the storage kept: this model answers q⁺ and the pairs every solve
   // (EcpSystem::extract sets them, each in its buffers of the last solve), and empties them where it does not.

@@ -144,7 +144,7 @@ std::unique_ptr<ContactWorkspace> MaxDissipationModel::make_workspace() const {
 }
 
 void MaxDissipationModel::solve(const ContactProblem& problem, ContactResult& result, ContactWorkspace& workspace) const {
-  Buffers& ws = static_cast<Workspace&>(workspace).by_structure(island_structure(problem));
+  Buffers& ws = static_cast<Workspace&>(workspace).by_structure(island_structure(problem), problem.nc + problem.nl);
   const int nc = problem.nc, nl = problem.nl;
   MaxDissipationReport& report = result.report_slot<MaxDissipationReport>();
   report.phase_one_by_fallback = false;

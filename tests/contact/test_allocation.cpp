@@ -19,6 +19,7 @@
 #include "contact/solvers/least_norm_psd.hpp"
 #include "contact/solvers/lemke.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
+#include "contact/workspace_by_structure.hpp"
 #include "problem_builder.hpp"
 
 namespace impetus {
@@ -291,6 +292,28 @@ TEST(RowsByCount, LargeRowCountsMetOnceEachHoldABoundedStorage) {
   const std::size_t nonzeros = (sizeof(double) + sizeof(SparseRows::StorageIndex)) *
                                static_cast<std::size_t>(most * row_nonzeros);
   EXPECT_LT(bytes_in_use() - before, nonzeros + (ParkedByCount<SparseRows>::kLargeShapes + 2) * outer);
+}
+
+TEST(ByStructure, LargeStructuresMetOnceEachHoldABoundedStorage) {
+  // max_dissipation's sets of buffers on a pile whose contact graph changes at every step: each large
+  // structure is met once. At most kMaxLargeStructures large sets are kept (16 held ~45 MB each on granular's
+  // landing), and a small island's set met before them is still its own afterwards.
+  struct Buffers {
+    explicit Buffers(const int&) {}
+    std::vector<double> v;
+  };
+  using Sets = ByStructure<Buffers, int>;
+  constexpr int kLarge = Sets::kLargeRows + 1, kSmall = 12, kCounts = 40;
+  constexpr std::size_t kFirst = 100000;   // doubles of a large set: 0.8 MB and up
+  Sets sets(0);
+  sets(1, kSmall).v.assign(kSmall, 7.0);
+  const std::size_t before = bytes_in_use();
+  for (int k = 0; k < kCounts; ++k) sets(1000 + k, kLarge).v.assign(kFirst + k, 1.0);
+  const std::size_t largest = sizeof(double) * (kFirst + kCounts);
+  EXPECT_LT(bytes_in_use() - before, (Sets::kMaxLargeStructures + 1) * largest);
+  const std::vector<double>& small = sets(1, kSmall).v;
+  ASSERT_EQ(small.size(), static_cast<std::size_t>(kSmall));
+  EXPECT_EQ(small.front(), 7.0);
 }
 
 TEST(ParkedByCount, TheLastLargeShapesMetAllocateNothing) {
