@@ -53,8 +53,8 @@ template <class Buffers, class Options>
 class ByStructure {
  public:
   /// Sixteen: more than the distinct island structures of one chunk of the shipped scenes at rest (the
-  /// islands test scene has five islands; a thousand resting spheres have one structure), while a pile
-  /// whose contact graph changes every step keeps at most sixteen large sets.
+  /// islands test scene has five islands; a thousand resting spheres have one structure); of them at most
+  /// kMaxLargeStructures large ones.
   static constexpr int kMaxStructures = 16;
   /// An island of more rows than this is large (ParkedByCount's kReservedCounts: beyond it a set's buffers are
   /// megabytes, and the solve dwarfs a reallocation).
