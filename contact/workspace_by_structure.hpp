@@ -28,6 +28,7 @@
 #include <memory>
 #include <vector>
 
+#include "contact/parked_by_count.hpp"
 #include "contact/problem.hpp"
 
 namespace impetus {
@@ -56,9 +57,9 @@ class ByStructure {
   /// islands test scene has five islands; a thousand resting spheres have one structure); of them at most
   /// kMaxLargeStructures large ones.
   static constexpr int kMaxStructures = 16;
-  /// An island of more rows than this is large (ParkedByCount's kReservedCounts: beyond it a set's buffers are
-  /// megabytes, and the solve dwarfs a reallocation).
-  static constexpr int kLargeRows = 256;
+  /// An island of more rows than this is large: where ParkedByCount stops keeping every count (beyond it a
+  /// set's buffers are megabytes, and the solve dwarfs a reallocation).
+  static constexpr int kLargeRows = static_cast<int>(ParkedByCount<Eigen::VectorXd>::kReservedCounts);
   /// Large sets kept at most: a few large islands solved in turn by one chunk each keep their own.
   static constexpr int kMaxLargeStructures = 4;
 
