@@ -1,21 +1,10 @@
 #include "sim/control_recorder.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
 namespace impetus {
-namespace {
-
-void put(std::ofstream& out, double x) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
-  out.write(buffer, end - buffer);
-}
-
-}  // namespace
-
 ControlRecorder::ControlRecorder(const WorldModel& model, const std::string& out_dir) : model_(model) {
   active_ = !model.controllers.empty();
   if (!active_) return;
@@ -47,26 +36,28 @@ void ControlRecorder::accumulate(const StepData& step) {
 
 void ControlRecorder::write_row(double t, const StepData& step) {
   if (!active_) return;
-  put(out_, t);
+  row_.number(t);
   for (std::size_t c = 0; c < model_.controllers.size(); ++c) {
     const std::size_t na = model_.controllers[c].joints.size();
     const ControlStepRecord* r = c < step.control.size() ? &step.control[c] : nullptr;
     for (std::size_t a = 0; a < na; ++a) {
       const bool has = r && r->call.q_des.size() == static_cast<long>(na);
-      out_ << ',';
-      put(out_, has ? r->call.q_des[a] : 0.0);
-      out_ << ',';
-      put(out_, has ? r->call.qd_des[a] : 0.0);
-      out_ << ',';
-      put(out_, r && r->tau.size() == static_cast<long>(na) ? r->tau[a] : 0.0);
+      for (double x : {has ? r->call.q_des[a] : 0.0, has ? r->call.qd_des[a] : 0.0,
+                       r && r->tau.size() == static_cast<long>(na) ? r->tau[a] : 0.0}) {
+        row_.comma();
+        row_.number(x);
+      }
     }
-    out_ << ',';
-    if (!r) put(out_, 0.0);
-    else if (std::isfinite(r->normal_force)) put(out_, r->normal_force);   // empty: no prediction (failed call)
-    out_ << ',' << (r ? r->call.saturated : 0);
-    out_ << ',' << (r ? r->status : std::string("none"));
+    row_.comma();
+    if (!r) row_.number(0.0);
+    else if (std::isfinite(r->normal_force)) row_.number(r->normal_force);   // empty: no prediction (failed call)
+    row_.comma();
+    row_.integer(r ? r->call.saturated : 0);
+    row_.comma();
+    row_.text(r ? std::string_view(r->status) : std::string_view("none"));
   }
-  out_ << '\n';
+  row_.end_row();
+  row_.write_to(out_);
   out_.flush();
 }
 

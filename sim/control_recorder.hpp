@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "sim/output/csv_text.hpp"
 #include "sim/step_data.hpp"
 
 namespace impetus {
@@ -38,6 +39,7 @@ class ControlRecorder {
   const WorldModel& model_;
   bool active_ = false;
   std::ofstream out_;
+  CsvText row_;   // the row being written (its storage kept between rows)
   ControlTotals totals_;
 };
 

@@ -1,10 +1,10 @@
 #include "sim/recorder.hpp"
 
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "dynamics/energy.hpp"
 #include "dynamics/kinematics.hpp"
@@ -13,13 +13,6 @@
 namespace impetus {
 
 namespace {
-
-/// Shortest text that reads back to the same double: deterministic and compact.
-void put(std::ofstream& out, double x) {
-  char buffer[32];
-  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
-  out.write(buffer, end - buffer);
-}
 
 std::ofstream open_csv(const std::filesystem::path& path) {
   std::ofstream out(path);
@@ -72,12 +65,13 @@ void Recorder::record_initial(const State& state) {
   last_energy_ = totals_.energy_initial = totals_.energy_final = energy(kin);
   last_state_ = state;
   write_trajectory_row(state, kin);
-  put(stats_, state.t);   // 0, or the time of a restart point
-  stats_ << ",0,0,0,0,0,";
-  put(stats_, last_kinetic_);
-  stats_ << ',';
-  put(stats_, last_potential_);
-  stats_ << ",0\n";
+  row_.number(state.t);   // 0, or the time of a restart point
+  row_.text(",0,0,0,0,0,");
+  row_.number(last_kinetic_);
+  row_.comma();
+  row_.number(last_potential_);
+  row_.text(",0\n");
+  row_.write_to(stats_);
   next_record_t_ = state.t + record_dt_;
 }
 
@@ -120,57 +114,64 @@ void Recorder::record_step(const State& state, const StepData& step, bool last) 
 }
 
 void Recorder::write_trajectory_row(const State& state, const MultibodyData& kin) {
-  put(trajectory_, state.t);
+  row_.number(state.t);
   for (std::size_t i = 0; i < model_.multibody.links.size(); ++i) {
     const Eigen::Isometry3d& X = kin.X_WL[i];
     const Eigen::Quaterniond quat(X.linear());
     const Vec3 p = X.translation(), v = point_velocity(kin.V[i], p), w = kin.V[i].head<3>();
     for (double x : {p.x(), p.y(), p.z(), quat.w(), quat.x(), quat.y(), quat.z(), v.x(), v.y(), v.z(), w.x(), w.y(), w.z()}) {
-      trajectory_ << ',';
-      put(trajectory_, x);
+      row_.comma();
+      row_.number(x);
     }
   }
   for (const RecordedJoint& j : model_.recorded_joints) {
-    trajectory_ << ',';
-    put(trajectory_, state.q[j.q_index]);
-    trajectory_ << ',';
-    put(trajectory_, state.v[j.v_index]);
+    row_.comma();
+    row_.number(state.q[j.q_index]);
+    row_.comma();
+    row_.number(state.v[j.v_index]);
   }
-  trajectory_ << ',';
-  put(trajectory_, last_kinetic_);
-  trajectory_ << ',';
-  put(trajectory_, last_potential_);
-  trajectory_ << '\n';
+  row_.comma();
+  row_.number(last_kinetic_);
+  row_.comma();
+  row_.number(last_potential_);
+  row_.end_row();
+  row_.write_to(trajectory_);
 }
 
 void Recorder::write_contact_rows(double t, const StepData& step) {
   // The contacts of the step that ended at t: detected at its start, impulses over the step.
-  auto id = [&](int link) { return link < 0 ? std::string("ground") : model_.multibody.links[link].name; };
-  auto row = [&](int a, int b, const Eigen::Vector3d& p_W, const Eigen::Vector3d& n_W, double gap, double p_n,
-                 double p_t1, double p_t2) {
-    put(contacts_, t);
-    contacts_ << ',' << id(a) << ',' << id(b);
-    for (double x : {p_W.x(), p_W.y(), p_W.z(), n_W.x(), n_W.y(), n_W.z(), gap, p_n, p_t1, p_t2}) {
-      contacts_ << ',';
-      put(contacts_, x);
-    }
-    contacts_ << '\n';
+  auto id = [&](int link) {
+    return link < 0 ? std::string_view("ground") : std::string_view(model_.multibody.links[link].name);
   };
-  for (const ContactReport& c : step.reported)   // one path for every model (StepData::reported)
-    row(c.body_a, c.body_b, c.p_W, c.n_W, c.gap, c.impulse[0], c.impulse[1], c.impulse[2]);
+  for (const ContactReport& c : step.reported) {   // one path for every model (StepData::reported)
+    row_.number(t);
+    row_.comma();
+    row_.text(id(c.body_a));
+    row_.comma();
+    row_.text(id(c.body_b));
+    for (double x : {c.p_W.x(), c.p_W.y(), c.p_W.z(), c.n_W.x(), c.n_W.y(), c.n_W.z(), c.gap, c.impulse[0],
+                     c.impulse[1], c.impulse[2]}) {
+      row_.comma();
+      row_.number(x);
+    }
+    row_.end_row();
+  }
+  row_.write_to(contacts_);
 }
 
 void Recorder::write_stats_row(double t, const StepData& step) {
   const StepStatistics& s = step.stats;
-  put(stats_, t);
-  stats_ << ',' << s.contacts << ',' << s.solver_calls << ',' << s.solver_iterations << ',' << s.solver_fallbacks << ','
-         << s.solver_failures << ',';
-  put(stats_, last_kinetic_);
-  stats_ << ',';
-  put(stats_, last_potential_);
-  stats_ << ',';
-  put(stats_, s.max_penetration);
-  stats_ << '\n';
+  row_.number(t);
+  for (int count : {s.contacts, s.solver_calls, s.solver_iterations, s.solver_fallbacks, s.solver_failures}) {
+    row_.comma();
+    row_.integer(count);
+  }
+  for (double x : {last_kinetic_, last_potential_, s.max_penetration}) {
+    row_.comma();
+    row_.number(x);
+  }
+  row_.end_row();
+  row_.write_to(stats_);
 }
 
 void Recorder::finish(const RunVerdict& verdict, const std::string& contact_model, double dt) {

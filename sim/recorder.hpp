@@ -10,6 +10,7 @@
 
 #include "dynamics/data.hpp"
 #include "sim/control_recorder.hpp"
+#include "sim/output/csv_text.hpp"
 #include "sim/step_data.hpp"
 #include "sim/world.hpp"
 
@@ -66,6 +67,7 @@ class Recorder {
   double next_record_t_ = 0;
   MultibodyData data_;
   std::ofstream trajectory_, contacts_, stats_;
+  CsvText row_;                                 // the rows being written (its storage kept between records)
   ControlRecorder control_;                     // control.csv and the "control" totals (stage 3)
   RunTotals totals_;
   double last_energy_ = 0;
