@@ -87,12 +87,49 @@ double InequalityLeastSquares::multipliers(const Eigen::MatrixXd& A, const Eigen
   return v_->residual.norm();
 }
 
+void InequalityLeastSquares::make_working_shapes(int rows, int n, int m) {
+  // W stays independent, so |W| ≤ min(n, m), and N has n − r ≤ n columns: the problem's vectors and the
+  // buffers of every working set its shape can reach, made here, each sized as equality_step and multipliers size it (the
+  // factorizations of a zero matrix size theirs as of any other of the shape).
+  const int most = std::min(n, m);
+  working_.reserve(most);
+  held_.reserve(m);
+  for (Eigen::VectorXd* x : {&v_->s, &v_->gradient, &v_->residual}) x->resize(n);
+  for (Eigen::VectorXd* x : {&v_->Aw, &v_->r}) x->resize(rows);
+  v_->slack.resize(m);
+  for (int k = 1; k <= most; ++k) {
+    WorkingFactor& F = factors_[{n, k}];
+    if (F.CWt.rows() == n && F.CWt.cols() == k) continue;
+    F.CWt.setZero(n, k);
+    F.qr.compute(F.CWt);
+    F.qr.householderQ().evalTo(F.Q, F.workspace);
+    F.c.resize(n);
+    F.scaled.resize(n);
+    F.lambda.resize(k);
+  }
+  projections_[{rows, n, 0}].N.resize(n, 0);   // W spans everything: s = 0, nothing factored
+  for (int columns = 1; columns <= n; ++columns) {
+    Projected& P = projections_[{rows, n, columns}];
+    if (P.AN.rows() == rows && P.AN.cols() == columns) continue;
+    P.N.setZero(n, columns);
+    P.AN.setZero(rows, columns);
+    P.cod.compute(P.AN);
+    P.c.resize(rows);
+    P.scaled.resize(rows);
+    P.y.resize(columns);
+    P.temp.resize(columns);
+    P.u.resize(columns);
+  }
+}
+
 InequalityLeastSquaresResult InequalityLeastSquares::solve(const Eigen::MatrixXd& A, const Eigen::VectorXd& b,
                                                            const Eigen::MatrixXd& C, const Eigen::VectorXd& d,
                                                            Eigen::VectorXd& w) {
   InequalityLeastSquaresResult result;
   const int n = static_cast<int>(C.cols()), m = static_cast<int>(C.rows());
-  v_ = &vectors_[{static_cast<int>(A.rows()), n, m}];   // a new node only for a shape not met before
+  const auto [vectors, first_met] = vectors_.try_emplace({static_cast<int>(A.rows()), n, m});
+  v_ = &vectors->second;
+  if (first_met) make_working_shapes(static_cast<int>(A.rows()), n, m);
   w.setZero(n);
   working_.clear();
   if (m > 0 && !(d.minCoeff() >= 0)) {

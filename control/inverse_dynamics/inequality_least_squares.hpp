@@ -49,7 +49,8 @@ class InequalityLeastSquares {
 
  private:
   // Buffers by shape (issue 16): W changes by one row per iteration, and an Eigen object resized to another
-  // shape reallocates; each shape met keeps its own, so a solve whose shapes were all met allocates nothing.
+  // shape reallocates; each shape keeps its own, made for every working set when the problem's shape is first
+  // met (make_working_shapes), so a solve of a problem shape met before allocates nothing.
   struct WorkingFactor {   // C_Wᵀ (n×|W|), its column-pivoted QR, Q, λ (ILS3); keyed by (n, |W|)
     Eigen::MatrixXd CWt, Q;
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr;
@@ -61,6 +62,9 @@ class InequalityLeastSquares {
     Eigen::VectorXd c, y, u, temp, scaled;
   };
 
+  /// The buffers of every |W| ≤ min(n, m) and every n − r ≤ n, made when a problem's shape (rows of A, n, m)
+  /// is first met: a working set first reached later (other data, or another build's rounding) allocates nothing.
+  void make_working_shapes(int rows, int n, int m);
   /// The step s of (ILS2) on W from w; false when W spans everything (s = 0).
   void equality_step(const Eigen::MatrixXd& A, const Eigen::VectorXd& b, const Eigen::MatrixXd& C,
                      const Eigen::VectorXd& w);

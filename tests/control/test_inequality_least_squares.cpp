@@ -139,5 +139,41 @@ TEST(InequalityLeastSquares, AllocatesNothingOnceItsShapesAreMet) {
   EXPECT_EQ(w_face_again, w_face);
 }
 
+TEST(InequalityLeastSquares, AWorkingSetFirstReachedOnAProblemShapeMetBeforeAllocatesNothing) {
+  // issue 16: a controller's problem keeps its shape (rows of A, n, m) while the data moves, and the working
+  // sets it reaches change with the data (and with a build's rounding): every |W| ≤ min(n, m) and every
+  // n − r is made when the shape is first met. A box |w_i| ≤ 1 around the unconstrained minimiser b: first
+  // inside (W empty), then with two bounds active, then three, on the same shape; and the answers are a fresh
+  // solver's, to the bit.
+  const Eigen::MatrixXd A = Eigen::MatrixXd::Identity(3, 3);
+  Eigen::MatrixXd C(6, 3);
+  C << Eigen::MatrixXd::Identity(3, 3), -Eigen::MatrixXd::Identity(3, 3);
+  const Eigen::VectorXd d = Eigen::VectorXd::Ones(6);
+  const Eigen::VectorXd inside = Eigen::Vector3d(0.5, -0.25, 0.5), two = Eigen::Vector3d(5, -4, 0.25),
+                        three = Eigen::Vector3d(5, -4, 3);
+  InequalityLeastSquares ils;
+  Eigen::VectorXd w_inside, w_two(3), w_three(3);
+  const auto first = ils.solve(A, inside, C, d, w_inside);
+  ASSERT_TRUE(first.solved);
+  ASSERT_EQ(first.working_rows, 0);
+  InequalityLeastSquaresResult with_two, with_three;
+  const long allocations = test::allocations_in([&] {
+    with_two = ils.solve(A, two, C, d, w_two);
+    with_three = ils.solve(A, three, C, d, w_three);
+  });
+  EXPECT_EQ(allocations, 0);
+  ASSERT_TRUE(with_two.solved && with_three.solved);
+  EXPECT_EQ(with_two.working_rows, 2);
+  EXPECT_EQ(with_three.working_rows, 3);
+  EXPECT_TRUE(w_two.isApprox(Eigen::Vector3d(1, -1, 0.25)));
+  EXPECT_TRUE(w_three.isApprox(Eigen::Vector3d(1, -1, 1)));
+  InequalityLeastSquares fresh;
+  Eigen::VectorXd w_fresh;
+  fresh.solve(A, two, C, d, w_fresh);
+  EXPECT_EQ(w_fresh, w_two);
+  fresh.solve(A, three, C, d, w_fresh);
+  EXPECT_EQ(w_fresh, w_three);
+}
+
 }  // namespace
 }  // namespace impetus

@@ -125,9 +125,10 @@ std::string controller_not_yet_allocation_free(const std::string& replay, const 
   if (replay == "links_stance" && controller == "id_qp_noslip")
     return "measured 0 in 20 steps natively and 60 on the portable build (-DIMPETUS_NATIVE=OFF; 2026-11-28 13:55 "
            "trace on AMD EPYC), whose trajectory meets shapes the native one does not: InequalityLeastSquares' per-shape "
-           "QR and COD and their solves (QP,inf's sticking target 31, id_qp's Stage II 15), IdQp's per-shape plain "
-           "matrices (PlainScratch: Jt, Z, Aw, C_kept, 6), Stage II's own temporaries and lists (6), the stepper's and "
-           "the control stage's impulse maps (2)";
+           "QR and COD and their solves (QP,inf's sticking target 31, id_qp's Stage II 15; since 2026-11-29 made for "
+           "every working set when a problem shape is first met, make_working_shapes, not yet measured on the "
+           "portable build), IdQp's per-shape plain matrices (PlainScratch: Jt, Z, Aw, C_kept, 6), Stage II's own "
+           "temporaries and lists (6), the stepper's and the control stage's impulse maps (2)";
   return "";
 }
 
