@@ -89,8 +89,8 @@ double InequalityLeastSquares::multipliers(const Eigen::MatrixXd& A, const Eigen
 
 void InequalityLeastSquares::make_working_shapes(int rows, int n, int m) {
   // W stays independent, so |W| ≤ min(n, m), and N has n − r ≤ n columns: the problem's vectors and the
-  // buffers of every working set its shape can reach, made here, each sized as equality_step and multipliers size it (the
-  // factorizations of a zero matrix size theirs as of any other of the shape).
+  // buffers of every working set its shape can reach, each sized as equality_step and multipliers size it (the
+  // factorizations of a zero matrix size theirs as of any other matrix of the shape).
   const int most = std::min(n, m);
   working_.reserve(most);
   held_.reserve(m);
