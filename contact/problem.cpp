@@ -4,7 +4,9 @@
 // cost of the Delassus operator A M⁻¹ Bᵀ = Σ_b A_b M_b⁻¹ B_bᵀ is that of the blocks the rows touch.
 #include "contact/problem.hpp"
 #include "contact/problem_into.hpp"
+#include "contact/small_llt_arithmetic.hpp"
 #include "contact/small_llt_solve.hpp"
+#include "contact/stored_row.hpp"
 
 #include <algorithm>
 #include <cassert>
@@ -14,16 +16,6 @@
 
 namespace impetus {
 namespace {
-
-/// Index of the system block holding velocity coordinate `col` (systems are ordered by offset), or
-/// −1 when no block holds it.
-int block_of(const std::vector<SystemBlock>& systems, int col) {
-  auto after = std::upper_bound(systems.begin(), systems.end(), col,
-                                [](int c, const SystemBlock& s) { return c < s.offset; });
-  if (after == systems.begin()) return -1;
-  const int b = static_cast<int>(after - systems.begin()) - 1;
-  return col < systems[b].offset + systems[b].size ? b : -1;
-}
 
 void solve_block_in_place(const SystemBlock& s, Eigen::Ref<Eigen::MatrixXd> x) {
   if (s.M_llt != nullptr) {
@@ -41,18 +33,30 @@ void RowsByBlock::build(const SparseRows& X, const std::vector<SystemBlock>& sys
   const int nb = static_cast<int>(systems.size());
   start.assign(nb + 1, 0);
   last_row.assign(nb, -1);
-  // A row's entries come in column order, so a block's entries are consecutive: the search runs
-  // once per (row, block) pair, not once per entry.
+  // Each column's block looked up once per build, not searched for once per (row, block) pair.
+  column_block.assign(X.cols(), -1);
+  for (int b = 0; b < nb; ++b) {
+    const int end = std::min<int>(systems[b].offset + systems[b].size, static_cast<int>(X.cols()));
+    for (int col = std::max(systems[b].offset, 0); col < end; ++col) column_block[col] = b;
+  }
+  // A row's entries come in column order, so a block's entries are consecutive: one lookup per (row, block)
+  // pair, and the rest of the block's entries stepped over.
+  const int* inner = X.innerIndexPtr();
   const auto for_each_block = [&](int r, auto&& visit) {
-    int b = -1, end = -1;
-    for (SparseRows::InnerIterator it(X, r); it; ++it) {
-      const int col = static_cast<int>(it.col());
-      if (b >= 0 && col < end) continue;
-      b = block_of(systems, col);
+    const auto [begin, end] = stored_row(X, r);
+    for (Eigen::Index e = begin; e < end;) {
+      const int b = column_block[inner[e]];
       assert(b >= 0 && "a row has an entry outside every system block");
-      if (b < 0) continue;
-      end = systems[b].offset + systems[b].size;
-      if (last_row[b] != r) { last_row[b] = r; visit(b); }
+      if (b < 0) {
+        ++e;
+        continue;
+      }
+      if (last_row[b] != r) {
+        last_row[b] = r;
+        visit(b);
+      }
+      const int block_end = systems[b].offset + systems[b].size;
+      while (e < end && inner[e] < block_end) ++e;
     }
   };
   for (int r = 0; r < X.outerSize(); ++r) for_each_block(r, [&](int b) { ++start[b + 1]; });
@@ -107,11 +111,13 @@ namespace {
 void block_columns_solve(const SystemBlock& s, const SparseRows& B, const int* brow, int kb, double* y) {
   Eigen::Map<Eigen::MatrixXd> Y(y, s.size, kb);
   Y.setZero();
-  for (int j = 0; j < kb; ++j)
-    for (SparseRows::InnerIterator it(B, brow[j]); it; ++it) {
-      const int c = static_cast<int>(it.col()) - s.offset;
-      if (c >= 0 && c < s.size) Y(c, j) += it.value();
-    }
+  const int* inner = B.innerIndexPtr();
+  const double* value = B.valuePtr();
+  for (int j = 0; j < kb; ++j) {
+    auto [e, end] = stored_row(B, brow[j]);
+    while (e < end && inner[e] < s.offset) ++e;
+    for (; e < end && inner[e] < s.offset + s.size; ++e) Y(inner[e] - s.offset, j) += value[e];
+  }
   solve_block_in_place(s, Y);
 }
 
@@ -177,16 +183,41 @@ void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRow
     Eigen::Map<Eigen::MatrixXd> Yt(w.y_t.data(), kw, s.size);
     for (int j = 0; j < kw; ++j) Yt.row(j) = Y.col(w.wanted[j]).transpose();
 
-    // out(a, wanted B rows) += A_b(a, :) · Y for each row a of A touching block b.
-    if (w.acc.size() < kw) w.acc.resize(kw);
+    // out(a, wanted B rows) += A_b(a, :) · Y for each row a of A touching block b. The row's entries in the block
+    // are consecutive (its columns ascend, the block's are a range); each wanted column's sum over them is kept
+    // in a register, four columns at a time, in the entries' order, each step acc + a·y as the vector lanes
+    // computed it in memory (multiply_add: fused where the build has FMA; a chain kept in registers is left
+    // unfused by GCC's znver tuning).
+    using small_llt_detail::multiply_add;
+    const int* A_inner = A.innerIndexPtr();
+    const double* A_value = A.valuePtr();
     for (int i = 0; i < ka; ++i) {
-      auto acc = w.acc.head(kw);
-      acc.setZero();
-      for (SparseRows::InnerIterator it(A, arow[i]); it; ++it) {
-        const int c = static_cast<int>(it.col()) - s.offset;
-        if (c >= 0 && c < s.size) acc += it.value() * Yt.col(c);
+      const auto [begin, end] = stored_row(A, arow[i]);
+      Eigen::Index first = begin;
+      while (first < end && A_inner[first] < s.offset) ++first;
+      Eigen::Index last = first;
+      while (last < end && A_inner[last] < s.offset + s.size) ++last;
+      int j = 0;
+      for (; j + 4 <= kw; j += 4) {
+        double acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+        for (Eigen::Index e = first; e < last; ++e) {
+          const double a = A_value[e];
+          const double* y = Yt.data() + (A_inner[e] - s.offset) * kw + j;
+          acc0 = multiply_add(a, y[0], acc0);
+          acc1 = multiply_add(a, y[1], acc1);
+          acc2 = multiply_add(a, y[2], acc2);
+          acc3 = multiply_add(a, y[3], acc3);
+        }
+        out(arow[i], brow[w.wanted[j]]) += acc0;
+        out(arow[i], brow[w.wanted[j + 1]]) += acc1;
+        out(arow[i], brow[w.wanted[j + 2]]) += acc2;
+        out(arow[i], brow[w.wanted[j + 3]]) += acc3;
       }
-      for (int j = 0; j < kw; ++j) out(arow[i], brow[w.wanted[j]]) += acc[j];
+      for (; j < kw; ++j) {
+        double acc = 0;
+        for (Eigen::Index e = first; e < last; ++e) acc = multiply_add(A_value[e], Yt(j, A_inner[e] - s.offset), acc);
+        out(arow[i], brow[w.wanted[j]]) += acc;
+      }
     }
   }
 }

@@ -64,6 +64,7 @@ struct ContactKeyHash {
 /// rows[start[b] … start[b+1]) are the rows with a stored entry in the columns of block b.
 struct RowsByBlock {
   std::vector<int> start, rows, last_row, fill;
+  std::vector<int> column_block;          // (columns of X) the block holding each column, −1 if none
   void build(const SparseRows& X, const std::vector<SystemBlock>& systems);
   int count(int b) const { return start[b + 1] - start[b]; }
   const int* of(int b) const { return rows.data() + start[b]; }
@@ -75,7 +76,6 @@ struct DelassusScratch {
   RowsByBlock a_rows, b_rows;
   std::vector<double> y;                  // M_b⁻¹ B_bᵀ, size_b × (rows of B in block b), column-major
   std::vector<double> y_t;                // its transpose
-  Eigen::VectorXd acc;                    // one row of A_b M_b⁻¹ B_bᵀ
   std::vector<int> wanted;                // the columns of Y a partial product computes
   // keep_delassus_rows (problem_into.hpp): B's rows per block and every block's Y, for the calls with A = B = *kept.
   const SparseRows* kept = nullptr;

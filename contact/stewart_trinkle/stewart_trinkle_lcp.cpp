@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "contact/problem_into.hpp"
+#include "contact/stored_row.hpp"
 #include "contact/stewart_trinkle/stewart_trinkle.hpp"
 
 namespace impetus {
@@ -136,25 +137,36 @@ void group_contacts(const ContactProblem& p, double tol, StewartTrinkleLcp& lcp)
 }
 
 /// J = [N_leaders; L; S_leaders; T_leaders], in the storage kept for any row count up to the most met
-/// (contact/rows_by_count.hpp: no allocation once warm, whatever the contact set's size).
+/// (contact/rows_by_count.hpp: no allocation once warm, whatever the contact set's size). A row is one run of its
+/// matrix's index and value arrays (contact/stored_row.hpp): it is copied as such.
 const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& leader, RowsByCount& J_rows) {
-  Eigen::Index row_nonzeros = 0;   // the most of one row
-  for (int l = 0; l < p.nl; ++l) row_nonzeros = std::max(row_nonzeros, p.L.row(l).nonZeros());
-  for (int c : leader)
-    row_nonzeros = std::max({row_nonzeros, p.N.row(c).nonZeros(), p.S.row(c).nonZeros(), p.T.row(c).nonZeros()});
+  Eigen::Index row_nonzeros = 0, nonzeros = 0;   // the most of one row, and of all
+  const auto count = [&](const SparseRows& X, Eigen::Index i) {
+    const auto [begin, end] = stored_row(X, i);
+    row_nonzeros = std::max(row_nonzeros, end - begin);
+    nonzeros += end - begin;
+  };
+  for (int l = 0; l < p.nl; ++l) count(p.L, l);
+  for (int c : leader) count(p.N, c), count(p.S, c), count(p.T, c);
   const Eigen::Index ng = static_cast<Eigen::Index>(leader.size());
   SparseRows& J = J_rows.empty(3 * ng + p.nl, p.nv, row_nonzeros);
-  Eigen::Index r = 0;
+  J.resizeNonZeros(nonzeros);   // within the room empty() reserved: rows × the most of one row
+  SparseRows::StorageIndex* outer = J.outerIndexPtr();
+  SparseRows::StorageIndex* inner = J.innerIndexPtr();
+  double* value = J.valuePtr();
+  Eigen::Index r = 0, at = 0;
   auto append = [&](const SparseRows& X, Eigen::Index i) {
-    J.startVec(r);
-    for (SparseRows::InnerIterator it(X, i); it; ++it) J.insertBack(r, it.col()) = it.value();
-    ++r;
+    const auto [begin, end] = stored_row(X, i);
+    std::copy(X.innerIndexPtr() + begin, X.innerIndexPtr() + end, inner + at);
+    std::copy(X.valuePtr() + begin, X.valuePtr() + end, value + at);
+    outer[r++] = static_cast<SparseRows::StorageIndex>(at);
+    at += end - begin;
   };
   for (int c : leader) append(p.N, c);
   for (int l = 0; l < p.nl; ++l) append(p.L, l);
   for (int c : leader) append(p.S, c);
   for (int c : leader) append(p.T, c);
-  J.finalize();
+  outer[r] = static_cast<SparseRows::StorageIndex>(at);
   return J;
 }
 
