@@ -123,12 +123,11 @@ class ControlledStepAllocation : public ::testing::TestWithParam<ControlledCase>
 /// (a trace of each allocation's call stack after the warm-up); skipped only where they do allocate.
 std::string controller_not_yet_allocation_free(const std::string& replay, const std::string& controller) {
   if (replay == "links_stance" && controller == "id_qp_noslip")
-    return "measured 0 in 20 steps natively and 60 on the portable build (-DIMPETUS_NATIVE=OFF; 2026-11-28 13:55 "
-           "trace on AMD EPYC), whose trajectory meets shapes the native one does not: InequalityLeastSquares' per-shape "
-           "QR and COD and their solves (QP,inf's sticking target 31, id_qp's Stage II 15; since 2026-11-29 made for "
-           "every working set when a problem shape is first met, make_working_shapes, not yet measured on the "
-           "portable build), IdQp's per-shape plain matrices (PlainScratch: Jt, Z, Aw, C_kept, 6), Stage II's own "
-           "temporaries and lists (6), the stepper's and the control stage's impulse maps (2)";
+    return "measured 0 in 20 steps natively and 29 on the portable build (-DIMPETUS_NATIVE=OFF; 2026-11-29 05:53 "
+           "trace on AMD EPYC; 60 before make_working_shapes), whose trajectory meets problem shapes the native one "
+           "does not, each allocating once when first met: InequalityLeastSquares' buffers of a new shape of id_qp's "
+           "Stage II (make_working_shapes and its shape list, 21), IdQp's per-shape plain matrices (PlainScratch, 6), "
+           "the stepper's and the control stage's impulse maps (2)";
   return "";
 }
 
