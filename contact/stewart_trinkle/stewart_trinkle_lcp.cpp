@@ -150,6 +150,7 @@ const SparseRows& stack_rows(const ContactProblem& p, const std::vector<int>& le
   for (int c : leader) count(p.N, c), count(p.S, c), count(p.T, c);
   const Eigen::Index ng = static_cast<Eigen::Index>(leader.size());
   SparseRows& J = J_rows.empty(3 * ng + p.nl, p.nv, row_nonzeros);
+  assert(J.isCompressed());     // only this function fills it: the outer index alone places the rows
   J.resizeNonZeros(nonzeros);   // within the room empty() reserved: rows × the most of one row
   SparseRows::StorageIndex* outer = J.outerIndexPtr();
   SparseRows::StorageIndex* inner = J.innerIndexPtr();
