@@ -114,9 +114,8 @@ void block_columns_solve(const SystemBlock& s, const SparseRows& B, const int* b
   const int* inner = B.innerIndexPtr();
   const double* value = B.valuePtr();
   for (int j = 0; j < kb; ++j) {
-    auto [e, end] = stored_row(B, brow[j]);
-    while (e < end && inner[e] < s.offset) ++e;
-    for (; e < end && inner[e] < s.offset + s.size; ++e) Y(inner[e] - s.offset, j) += value[e];
+    const auto [first, last] = stored_row_in(B, brow[j], s.offset, s.size);
+    for (Eigen::Index e = first; e < last; ++e) Y(inner[e] - s.offset, j) += value[e];
   }
   solve_block_in_place(s, Y);
 }
@@ -192,11 +191,7 @@ void delassus_part(const ContactProblem& p, const SparseRows& A, const SparseRow
     const int* A_inner = A.innerIndexPtr();
     const double* A_value = A.valuePtr();
     for (int i = 0; i < ka; ++i) {
-      const auto [begin, end] = stored_row(A, arow[i]);
-      Eigen::Index first = begin;
-      while (first < end && A_inner[first] < s.offset) ++first;
-      Eigen::Index last = first;
-      while (last < end && A_inner[last] < s.offset + s.size) ++last;
+      const auto [first, last] = stored_row_in(A, arow[i], s.offset, s.size);
       int j = 0;
       for (; j + 4 <= kw; j += 4) {
         double acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;

@@ -15,4 +15,17 @@ std::pair<Eigen::Index, Eigen::Index> stored_row(const RowMajorSparse& X, Eigen:
   return {begin, X.isCompressed() ? Eigen::Index{X.outerIndexPtr()[r + 1]} : begin + X.innerNonZeroPtr()[r]};
 }
 
+/// The part of stored_row(X, r) in the columns [first_column, first_column + columns): consecutive, as the row's
+/// columns ascend (a system block's entries of one row).
+template <class RowMajorSparse>
+std::pair<Eigen::Index, Eigen::Index> stored_row_in(const RowMajorSparse& X, Eigen::Index r, Eigen::Index first_column,
+                                                    Eigen::Index columns) {
+  auto [first, end] = stored_row(X, r);
+  const auto* inner = X.innerIndexPtr();
+  while (first < end && inner[first] < first_column) ++first;
+  Eigen::Index last = first;
+  while (last < end && inner[last] < first_column + columns) ++last;
+  return {first, last};
+}
+
 }  // namespace impetus
