@@ -204,7 +204,9 @@ struct CollisionDetector::Impl {
         ManifoldBuilder::sphere_pair(A, B, cores, margin, points);   // build()'s bits without what finds nothing
       } else {
         NormalHint hint;
-        if (!from_cores && !fcl_query.query(*object[a], *object[b], margin, hint)) return;
+        if (!from_cores && !ManifoldBuilder::boxes_overlap_at_a_face(A, B, margin) &&
+            !fcl_query.query(*object[a], *object[b], margin, hint))
+          return;
         FclSeparation oracle(fcl_query, *object[a], *object[b], core[a].get(), core[b].get());
         manifold.build(A, B, hint, margin, &oracle, points, &cores);
       }

@@ -1,4 +1,5 @@
 #include "collision/manifold.hpp"
+#include "collision/box_axes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,10 @@ constexpr double kCandidateCos = 0.86602540378443865;   // 30°
 
 /// Aitken's extrapolation of the refinement (M1) assumes at most this contraction per step.
 constexpr double kMaxContraction = 0.9;
+
+/// Margins (m) at or above which FCL's query cannot miss two boxes that overlap by kNormalTie or more: its
+/// distance for an overlapping pair is zero up to round-off (boxes_overlap_at_a_face).
+constexpr double kFclMarginFloor = 1e-9;
 
 /// Lengths below this (m) are zero: directions between coincident points are undefined.
 constexpr double kTinyLength = 1e-12;
@@ -191,7 +196,11 @@ ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, cons
   // Refinement of a penetrating pair by separated distance queries (M1), unless a core settled it.
   // The iteration n ← m converges linearly; Aitken's extrapolation n + (m − n)/(1 − ρ), with ρ the
   // observed contraction, is tried as a candidate too.
-  if (oracle && best.found && best.gap < 0 && best.source != Source::kCores) {
+  // (M1′) Two boxes whose edge products cannot beat the best face (box_axes.hpp BA1): no query could win.
+  const bool face_best = best.source == Source::kFaceOfA || best.source == Source::kFaceOfB;
+  BoxAxes axes;
+  if (oracle && best.found && best.gap < 0 && best.source != Source::kCores &&
+      !(face_best && box_axes(A, B, axes) && axes.edge <= best.gap + 0.5 * kNormalTie)) {
     Eigen::Vector3d m, x_A, x_B, previous_step = Eigen::Vector3d::Zero();
     for (int k = 0; k < kRefinements; ++k) {
       const Eigen::Vector3d n = best.n;
@@ -213,6 +222,12 @@ ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, cons
     }
   }
   return best;
+}
+
+bool ManifoldBuilder::boxes_overlap_at_a_face(const PosedShape& A, const PosedShape& B, double margin) {
+  BoxAxes axes;
+  return margin >= kFclMarginFloor && box_axes(A, B, axes) && axes.face < -kNormalTie &&
+         axes.edge <= axes.face + 0.25 * kNormalTie;
 }
 
 void ManifoldBuilder::build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,

@@ -28,6 +28,10 @@
 //       minimum translation direction). The iteration converges linearly, so Aitken's extrapolation
 //       n + (m − n)/(1 − ρ) (ρ the observed contraction) is a candidate too; at most kRefinements
 //       queries, stopping when g no longer improves.
+//  (M1′) Two boxes whose best candidate is a face normal skip that refinement when none of the nine
+//       products of their edge directions (either sign) beats it (collision/box_axes.hpp): with the faces,
+//       those are every facet normal of the pair's Minkowski difference, where an overlapping pair's max g is
+//       attained, so no query could win; and where the faces show them overlapping, FCL's query is not made.
 //  (M2) Reference face. A face of B (preferred, so the choice is stable when two faces are parallel)
 //       or else of A, aligned with n within kReferenceAlignment and whose own gap g(u) is within
 //       kDeepestTolerance of φ*. (A face near n with a worse gap is touched at its boundary, by an
@@ -152,6 +156,12 @@ class ManifoldBuilder {
   /// capsules) whose cores are apart. That direction is exact, so FCL's candidate could not beat it by the tie, and
   /// the pair needs no FCL query (a hint that is not valid). Fills `cores` for two swept shapes.
   static bool normal_from_cores(const PosedShape& A, const PosedShape& B, NearestOfCores& cores);
+
+  /// (M1′) Whether two boxes overlap with a face normal their best axis, by more than the tie, and no product of
+  /// edges within a tie of it (box_axes.hpp BA1). Then the largest gap over all directions is within the tie of the
+  /// faces' — FCL's candidate could not win and the refinement would find nothing — and the query, which could only
+  /// report the overlap (`margin` ≥ 1e-9 m), is not needed: build() takes the pair with a hint that is not valid.
+  static bool boxes_overlap_at_a_face(const PosedShape& A, const PosedShape& B, double margin);
 
   /// build() for two spheres whose centres are apart (normal_from_cores true) without an FCL hint, in the same
   /// arithmetic without what finds nothing for spheres: (M1)'s one candidate is the centres' direction n, (M2)–(M4)
