@@ -12,10 +12,6 @@ namespace {
 
 bool is_box(const ConvexShape& s) { return s.kind == ConvexShape::Kind::kPolytope && !s.box_half.isZero(); }
 
-/// Edge products shorter than this (sine of the angle between the edges) are parallel edges, whose facet
-/// normals are the faces'.
-constexpr double kParallel = 1e-12;
-
 }  // namespace
 
 bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes) {
@@ -25,6 +21,7 @@ bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes) {
   const Eigen::Matrix3d C = A.X_WG.linear().transpose() * B.X_WG.linear();
   const Eigen::Matrix3d C_abs = C.cwiseAbs();
   const Eigen::Vector3d t = A.X_WG.linear().transpose() * (A.X_WG.translation() - B.X_WG.translation());
+  if (!C.allFinite() || !t.allFinite()) return false;   // std::max would pass over a NaN gap
   double face = -std::numeric_limits<double>::infinity();
   for (int i = 0; i < 3; ++i) face = std::max(face, std::abs(t[i]) - a[i] - b.dot(C_abs.row(i).transpose()));
   for (int j = 0; j < 3; ++j)
@@ -33,8 +30,11 @@ bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
       const Eigen::Vector3d n = Eigen::Vector3d::Unit(i).cross(C.col(j));   // r_A,i × r_B,j in A's frame
+      // Parallel edges have no facet of their own (the faces' cover it); a nearly parallel pair's direction is
+      // mostly round-off, but any direction's gap is a lower bound of the largest, so it can only make the
+      // answer more cautious.
       const double length = n.norm();
-      if (!(length > kParallel)) continue;
+      if (!(length > 0)) continue;
       const double h = a.dot(n.cwiseAbs()) + b.dot((C.transpose() * n).cwiseAbs());
       edge = std::max(edge, (std::abs(n.dot(t)) - h) / length);
     }

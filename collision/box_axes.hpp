@@ -20,7 +20,7 @@ struct BoxAxes {
   double edge = 0;   // the largest g± over the nine edge products (−∞ when every pair of edges is parallel)
 };
 
-/// (BA1) over the fifteen axes; false (axes unset) unless A and B are both boxes.
+/// (BA1) over the fifteen axes; false (axes unset) unless A and B are both boxes, posed by finite transforms.
 bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes);
 
 }  // namespace impetus

@@ -5,6 +5,7 @@
 
 #include <fcl/fcl.h>
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -77,7 +78,7 @@ TEST(BoxAxes, ClosedFormEqualsTheSupportFunctionsOnEveryAxis) {
   }
 }
 
-TEST(BoxAxes, OnlyForTwoBoxes) {
+TEST(BoxAxes, OnlyForTwoFinitelyPosedBoxes) {
   Geometry g;
   g.shape = Sphere{0.5};
   const CollisionShape sphere = prepare_shape(g, 0);
@@ -85,6 +86,9 @@ TEST(BoxAxes, OnlyForTwoBoxes) {
   BoxAxes axes;
   EXPECT_FALSE(box_axes({&sphere.convex_shape, pose({0, 0, 0.9})}, box_a.posed(), axes));
   EXPECT_FALSE(box_axes(box_a.posed(), {&sphere.convex_shape, pose({0, 0, 0.9})}, axes));
+  Eigen::Isometry3d nan_pose = pose({0, 0, 0.9});
+  nan_pose.translation().x() = std::nan("");
+  EXPECT_FALSE(box_axes({&box_a.shape.convex_shape, nan_pose}, box_a.posed(), axes));   // no gap from a NaN pose
   g.shape = box_mesh(Eigen::Vector3d(1, 1, 1));   // a convex mesh shaped as a box is no box here
   const CollisionShape mesh = prepare_shape(g, 0);
   EXPECT_FALSE(box_axes({&mesh.convex_shape, pose({0, 0, 0.9})}, box_a.posed(), axes));
