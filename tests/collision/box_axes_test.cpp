@@ -94,7 +94,8 @@ TEST(BoxAxes, OnlyForTwoFinitelyPosedBoxes) {
   EXPECT_FALSE(box_axes({&mesh.convex_shape, pose({0, 0, 0.9})}, box_a.posed(), axes));
 }
 
-// Boxes resting on boxes (the stack's pairs: penetrating by 1e-9 … 1e-4 m, turned and shifted a little) and
+// Boxes resting on boxes (the stack's pairs: 1e-9 … 1e-4 m deep at the centre, turned and shifted a little, tilted
+// by up to 1e-3 rad, which sinks an edge by up to ~1e-3 m) and
 // boxes overlapping anyhow: wherever (M1′) lets a pair go without FCL, the manifold is, to the bit, the one built
 // with FCL's hint and its distance queries; FCL reports every such pair; and an edge crossing an edge is never
 // let go.
