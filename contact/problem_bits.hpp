@@ -27,6 +27,8 @@ class ProblemBits {
   void keep(const ContactProblem& problem);
   /// Keeps nothing: same() is false until the next keep().
   void forget() { kept_ = false; }
+  /// Whether a problem is kept: same() is then true of it for as long as it is not written.
+  bool kept() const { return kept_; }
 
  private:
   std::vector<char> bytes_;

@@ -8,6 +8,8 @@
 #include "contact/sparse_fill.hpp"
 #include "dynamics/jacobian.hpp"
 #include "dynamics/mimic.hpp"
+#include "dynamics/same_bits.hpp"
+#include "sim/assembly_repeat.hpp"
 
 namespace impetus {
 
@@ -131,15 +133,19 @@ namespace {
 /// then the node) and a 64-bit division, and finds one after another, independent of each other, overlap those
 /// waits, where a find between two rows' Jacobians waited alone (perf of the granular pile's free fall, ~2300 keys:
 /// the finds among the rows ~8 % of its step, in this loop ~2 %; issue 16). The same entries read into the same
-/// slots: the same bits.
-void warm_start_guesses(const ImpulseMemory& previous, ContactProblem& P) {
+/// slots: the same bits. Returns whether they are the bits P held (sim/assembly_repeat.hpp).
+bool warm_start_guesses(const ImpulseMemory& previous, ContactProblem& P) {
+  bool same = true;
   for (int r = 0; r < P.nc; ++r) {
-    if (auto it = previous.find(P.keys[r]); it != previous.end()) {
-      P.p_N_guess[r] = it->second[0];
-      P.p_S_guess[r] = it->second[1];
-      P.p_T_guess[r] = it->second[2];
-    }
+    const auto it = previous.find(P.keys[r]);
+    const Eigen::Vector3d guess = it != previous.end() ? it->second : Eigen::Vector3d::Zero();
+    const double held[3] = {P.p_N_guess[r], P.p_S_guess[r], P.p_T_guess[r]};
+    same = same && same_bits(held, guess.data(), 3);
+    P.p_N_guess[r] = guess[0];
+    P.p_S_guess[r] = guess[1];
+    P.p_T_guess[r] = guess[2];
   }
+  return same;
 }
 
 }  // namespace
@@ -221,6 +227,10 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
 
   data.islands.resize(num_islands);
   data.problems.resize(num_islands);   // one per island, always
+  // Grow-only (no allocation once warm); the sources past the islands are of problems now gone.
+  if (static_cast<int>(scratch.rows_source.size()) < num_islands) scratch.rows_source.resize(num_islands);
+  for (std::size_t k = num_islands; k < scratch.rows_source.size(); ++k) scratch.rows_source[k].held = false;
+  data.problem_repeats.assign(num_islands, 0);
   for (Island& island : data.islands) {
     island.trees.clear();
     island.contacts.clear();
@@ -259,6 +269,12 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
   for (int k = 0; k < num_islands; ++k) {
     const Island& island = data.islands[k];
     ContactProblem& P = data.problems[k];
+    if (rows_repeat(model, data, k, dt)) {   // sim/assembly_repeat.hpp
+      const bool same_velocities = refresh_velocities(model, state, data, k);
+      const bool same_guesses = warm_start_guesses(previous, P);
+      data.problem_repeats[k] = same_velocities && same_guesses;
+      continue;
+    }
     P.dt = dt;
     P.touch_margin = model.collision.margin;
     P.systems.clear();
@@ -355,6 +371,7 @@ void assemble_contact_problems(const WorldModel& model, const State& state, doub
     for (const LimitRow& l : limits)
       if (island_of_root[sets.find(l.tree)] == k) P.phi_L[r++] = std::max(l.phi, 0.0);  // see project_onto_joint_limits
     set_from_row_ordered_triplets(P.L, nl, nv, tL);
+    hold_rows_source(model, data, k);
 
     for (int t : island.trees) column_of_tree[t] = -1;
   }

@@ -18,6 +18,7 @@ void AssemblyStage::assemble(const State& state, double dt, const WarmStartMemor
   data.replaced.assign(data.contacts.size(), 0);
   // The free bodies' hull–ground pairs replace their ground point contacts.
   if (hull_plane_) hull_plane_->assemble(state, dt, memory.body_plane, data);
+  data.problem_repeats.resize(data.islands.size(), 0);   // a body alone near the ground: an island of its own
   assert(data.problems.size() == data.islands.size());
 }
 

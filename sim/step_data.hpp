@@ -97,6 +97,16 @@ struct AssemblyScratch {
     ParkedByCount<Eigen::VectorXd> v_plus, p_N, p_S, p_T, p_L;   // the result's
   };
   ProblemBuffers parked;
+  /// What island k's rows were last assembled of (sim/assembly_repeat.hpp): while the island has the same trees,
+  /// unmoved by a kinematics pass, and the same contact points to the bit, problems[k]'s rows stand as they are.
+  struct RowsSource {
+    bool held = false;                    // problems[k]'s rows are those of the fields below
+    std::vector<int> trees, contacts;     // the island's trees and contact indices then
+    std::vector<std::uint64_t> passes;    // (trees) multibody.kinematics_pass then
+    std::vector<std::uint64_t> M_writes;  // (trees) M_eff_source's M_writes when problems[k] last had M_eff
+    std::vector<ContactPoint> points;     // (contacts) the contact points then
+  };
+  std::vector<RowsSource> rows_source;    // (islands)
 };
 
 /// A joint-limit row of (R7) (sim/penetration_recovery.hpp): sign·δ_column + gap ≥ 0.
@@ -210,6 +220,8 @@ struct StepData {
   // --- 5. assembly ---
   std::vector<Island> islands;
   std::vector<ContactProblem> problems;   // one per island
+  std::vector<char> problem_repeats;      // (islands) problems[k] is, to the bit, island k's problem of the last
+                                          // step, its rows not assembled again (sim/assembly_repeat.hpp)
   std::vector<Eigen::Vector3d> t1, t2;    // per contact: tangent directions of the S and T rows (W)
   std::vector<char> replaced;             // (contacts) the row is stood for by a point the model chooses (a
                                           // body–plane pair's ECP), reported in its place

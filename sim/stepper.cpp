@@ -140,9 +140,10 @@ void Stepper::solve_island(int k, ChunkBuffers& buffers) {
   const ContactProblem& problem = data_.problems[k];
   ContactResult& result = data_.results[k];
   // The model's answer is a function of the problem alone (contact/problem_bits.hpp): a problem that is, to the
-  // bit, the one results[k] answered last step has that answer already.
+  // bit, the one results[k] answered last step has that answer already. One the assembly found to be unwritten
+  // since (sim/assembly_repeat.hpp) is the one answered kept, if any, without the compare.
   ProblemBits& answered = data_.answered[k];
-  const bool kept = answered.same(problem);
+  const bool kept = data_.problem_repeats[k] ? answered.kept() && problem.extension.empty() : answered.same(problem);
   if (!kept) {
     answered.forget();   // results[k] answers nothing until the model returns
     contact_model_->solve(problem, result, *buffers.workspace);

@@ -4,11 +4,15 @@
 // was not exercised.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "contact/factory.hpp"
 #include "contact/problem_bits.hpp"
+#include "dynamics/kinematics.hpp"
 #include "islands_scene.hpp"
+#include "sim/assembly.hpp"
+#include "sim/free_velocity.hpp"
 #include "sim/scene/scene_loader.hpp"
 #include "sim/stepper.hpp"
 
@@ -111,6 +115,47 @@ TEST_P(KeptAnswers, EveryIslandsEnergyChangeIsTheOneComputedAfresh) {
           << afresh << " afresh";
     }
   }
+}
+
+// An island whose rows repeat is not assembled again (sim/assembly_repeat.hpp): every island's problem after every
+// step must be, to the bit, the one assembled afresh from the step's state, contacts and warm start, and one the
+// assembly says repeats must be the last step's. Resting spheres must take that path, or it was not exercised.
+TEST_P(KeptAnswers, EveryIslandsProblemIsTheOneAssembledAfresh) {
+  const std::string name = GetParam();
+  const World world = load_scene_string(test::islands_scene(1e-3), "islands.xml");
+  const double dt = 1e-3;
+  Stepper stepper(world.model, name, dt, 1);
+  State state = world.initial;
+  std::vector<ProblemBits> last;
+  int repeats = 0, same = 0;
+  for (int step = 0; step < 400; ++step) {
+    const State before = state;
+    const ImpulseMemory warm_start = stepper.memory().warm_start.impulses;
+    stepper.step(state);
+    const StepData& data = stepper.data();
+    StepData fresh(world.model);
+    forward_kinematics(world.model.multibody, fresh.multibody, before.q, before.v);
+    compute_free_velocity(world.model, dt, before, data.tau_control, fresh, nullptr);
+    fresh.contacts = data.contacts;
+    assemble_contact_problems(world.model, before, dt, warm_start, fresh, Compliance::Soft);
+    ASSERT_EQ(fresh.problems.size(), data.problems.size()) << name << ", step " << step;
+    if (last.size() < data.islands.size()) last.resize(data.islands.size());
+    for (std::size_t k = 0; k < data.islands.size(); ++k) {
+      ProblemBits afresh;
+      afresh.keep(fresh.problems[k]);
+      ASSERT_TRUE(afresh.same(data.problems[k])) << name << ", step " << step << ", island " << k;
+      const bool was_last = last[k].same(data.problems[k]);
+      if (data.problem_repeats[k]) {
+        ASSERT_TRUE(was_last) << name << ", step " << step << ", island " << k << " repeats, but not to the bit";
+        ++repeats;
+      }
+      same += was_last;
+      last[k].keep(data.problems[k]);
+    }
+    for (std::size_t k = data.islands.size(); k < last.size(); ++k) last[k].forget();
+  }
+  std::printf("%s: %d of %d repeated problems found without a compare\n", name.c_str(), repeats, same);
+  EXPECT_GT(repeats, same / 2) << name << ": the resting islands' rows were assembled again";
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, KeptAnswers,
