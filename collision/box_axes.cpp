@@ -15,6 +15,7 @@ bool is_box(const ConvexShape& s) { return s.kind == ConvexShape::Kind::kPolytop
 }  // namespace
 
 bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes) {
+  axes.found = false;
   if (!is_box(*A.shape) || !is_box(*B.shape)) return false;
   const Eigen::Vector3d& a = A.shape->box_half;
   const Eigen::Vector3d& b = B.shape->box_half;
@@ -38,7 +39,7 @@ bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes) {
       const double h = a.dot(n.cwiseAbs()) + b.dot((C.transpose() * n).cwiseAbs());
       edge = std::max(edge, (std::abs(n.dot(t)) - h) / length);
     }
-  axes = {face, edge};
+  axes = {face, edge, true};
   return true;
 }
 

@@ -15,12 +15,8 @@
 
 namespace impetus {
 
-struct BoxAxes {
-  double face = 0;   // the largest g± (BA1) over the six face normals
-  double edge = 0;   // the largest g± over the nine edge products (−∞ when every pair of edges is parallel)
-};
-
-/// (BA1) over the fifteen axes; false (axes unset) unless A and B are both boxes, posed by finite transforms.
+/// (BA1) over the fifteen axes (BoxAxes: manifold.hpp); false (axes.found false, the gaps unset) unless A and B are
+/// both boxes, posed by finite transforms.
 bool box_axes(const PosedShape& A, const PosedShape& B, BoxAxes& axes);
 
 }  // namespace impetus

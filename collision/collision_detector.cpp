@@ -204,11 +204,12 @@ struct CollisionDetector::Impl {
         ManifoldBuilder::sphere_pair(A, B, cores, margin, points);   // build()'s bits without what finds nothing
       } else {
         NormalHint hint;
-        if (!from_cores && !ManifoldBuilder::boxes_overlap_at_a_face(A, B, margin) &&
+        BoxAxes axes;
+        if (!from_cores && !ManifoldBuilder::boxes_overlap_at_a_face(A, B, margin, axes) &&
             !fcl_query.query(*object[a], *object[b], margin, hint))
           return;
         FclSeparation oracle(fcl_query, *object[a], *object[b], core[a].get(), core[b].get());
-        manifold.build(A, B, hint, margin, &oracle, points, &cores);
+        manifold.build(A, B, hint, margin, &oracle, points, &cores, from_cores ? nullptr : &axes);
       }
     } else {
       fcl_query.query_all(*object[a], *object[b], margin, mesh_contacts);

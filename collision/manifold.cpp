@@ -138,7 +138,7 @@ void ManifoldBuilder::sphere_pair(const PosedShape& A, const PosedShape& B, cons
 
 ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, const PosedShape& B,
                                                        const NormalHint& hint, SeparationOracle* oracle,
-                                                       const NearestOfCores* cores) const {
+                                                       const NearestOfCores* cores, const BoxAxes* axes) const {
   Choice best;
   auto consider = [&](const Eigen::Vector3d& n, Source source, double advantage,
                       const Eigen::Vector3d& witness = Eigen::Vector3d::Zero()) {
@@ -198,9 +198,12 @@ ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, cons
   // observed contraction, is tried as a candidate too.
   // (M1′) Two boxes whose edge products cannot beat the best face (box_axes.hpp BA1): no query could win.
   const bool face_best = best.source == Source::kFaceOfA || best.source == Source::kFaceOfB;
-  BoxAxes axes;
-  if (oracle && best.found && best.gap < 0 && best.source != Source::kCores &&
-      !(face_best && box_axes(A, B, axes) && axes.edge <= best.gap + 0.5 * kNormalTie)) {
+  const auto edges_cannot_win = [&] {
+    BoxAxes own;
+    const BoxAxes& found = axes != nullptr ? *axes : (box_axes(A, B, own), own);   // the caller's: the same bits
+    return found.found && found.edge <= best.gap + 0.5 * kNormalTie;
+  };
+  if (oracle && best.found && best.gap < 0 && best.source != Source::kCores && !(face_best && edges_cannot_win())) {
     Eigen::Vector3d m, x_A, x_B, previous_step = Eigen::Vector3d::Zero();
     for (int k = 0; k < kRefinements; ++k) {
       const Eigen::Vector3d n = best.n;
@@ -224,16 +227,17 @@ ManifoldBuilder::Choice ManifoldBuilder::choose_normal(const PosedShape& A, cons
   return best;
 }
 
-bool ManifoldBuilder::boxes_overlap_at_a_face(const PosedShape& A, const PosedShape& B, double margin) {
-  BoxAxes axes;
-  return margin >= kFclMarginFloor && box_axes(A, B, axes) && axes.face < -kNormalTie &&
+bool ManifoldBuilder::boxes_overlap_at_a_face(const PosedShape& A, const PosedShape& B, double margin,
+                                              BoxAxes& axes) {
+  return box_axes(A, B, axes) && margin >= kFclMarginFloor && axes.face < -kNormalTie &&
          axes.edge <= axes.face + 0.25 * kNormalTie;
 }
 
 void ManifoldBuilder::build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,
-                            SeparationOracle* oracle, std::vector<PairContact>& out, const NearestOfCores* cores) {
+                            SeparationOracle* oracle, std::vector<PairContact>& out, const NearestOfCores* cores,
+                            const BoxAxes* axes) {
   // (M1)
-  const Choice choice = choose_normal(A, B, hint, oracle, cores);
+  const Choice choice = choose_normal(A, B, hint, oracle, cores, axes);
   if (!choice.found || !(choice.gap <= margin)) return;
   const Eigen::Vector3d& n = choice.n;
   const double phi_star = choice.gap;

@@ -144,13 +144,23 @@ struct NearestOfCores {
   bool found = false;                                                            // both shapes swept
 };
 
+/// The largest gaps of two boxes over their faces' normals and their edges' products (box_axes.hpp BA1), found once
+/// per pair: boxes_overlap_at_a_face finds them, build takes them.
+struct BoxAxes {
+  double face = 0;      // the largest g± (BA1) over the six face normals
+  double edge = 0;      // the largest g± over the nine edge products (−∞ when every pair of edges is parallel)
+  bool found = false;   // A and B are two boxes, posed by finite transforms (else face and edge are unset)
+};
+
 class ManifoldBuilder {
  public:
   /// Appends to `out` the contact points of A and B whose gaps are at most `margin`, by (M1)–(M5).
   /// `oracle` (may be null: no refinement) answers for this pair; `cores` (may be null), normal_from_cores' for
-  /// this pair. Not yet reduced (collision/contact_reduction.hpp). Allocates nothing once warm.
+  /// this pair; `axes` (may be null: found when needed), boxes_overlap_at_a_face's for this pair. Not yet reduced
+  /// (collision/contact_reduction.hpp). Allocates nothing once warm.
   void build(const PosedShape& A, const PosedShape& B, const NormalHint& hint, double margin,
-             SeparationOracle* oracle, std::vector<PairContact>& out, const NearestOfCores* cores = nullptr);
+             SeparationOracle* oracle, std::vector<PairContact>& out, const NearestOfCores* cores = nullptr,
+             const BoxAxes* axes = nullptr);
 
   /// (M1) Whether the normal of A and B is their cores' direction whatever FCL answers: two swept shapes (spheres,
   /// capsules) whose cores are apart. That direction is exact, so FCL's candidate could not beat it by the tie, and
@@ -161,7 +171,8 @@ class ManifoldBuilder {
   /// edges within a tie of it (box_axes.hpp BA1). Then the largest gap over all directions is within the tie of the
   /// faces' — FCL's candidate could not win and the refinement would find nothing — and the query, which could only
   /// report the overlap (`margin` ≥ 1e-9 m), is not needed: build() takes the pair with a hint that is not valid.
-  static bool boxes_overlap_at_a_face(const PosedShape& A, const PosedShape& B, double margin);
+  /// Fills `axes` (box_axes.hpp) whatever the answer, for build().
+  static bool boxes_overlap_at_a_face(const PosedShape& A, const PosedShape& B, double margin, BoxAxes& axes);
 
   /// build() for two spheres whose centres are apart (normal_from_cores true) without an FCL hint, in the same
   /// arithmetic without what finds nothing for spheres: (M1)'s one candidate is the centres' direction n, (M2)–(M4)
@@ -185,7 +196,7 @@ class ManifoldBuilder {
   };
 
   Choice choose_normal(const PosedShape& A, const PosedShape& B, const NormalHint& hint, SeparationOracle* oracle,
-                       const NearestOfCores* cores) const;
+                       const NearestOfCores* cores, const BoxAxes* axes) const;
   // (M2)–(M3); returns the smallest gap emitted (+∞ if none).
   double clip_against_face(const PosedShape& R, int face, const PosedShape& I, bool reference_is_A, double margin,
                            std::vector<PairContact>& out);

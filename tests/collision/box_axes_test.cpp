@@ -92,6 +92,7 @@ TEST(BoxAxes, OnlyForTwoFinitelyPosedBoxes) {
   g.shape = box_mesh(Eigen::Vector3d(1, 1, 1));   // a convex mesh shaped as a box is no box here
   const CollisionShape mesh = prepare_shape(g, 0);
   EXPECT_FALSE(box_axes({&mesh.convex_shape, pose({0, 0, 0.9})}, box_a.posed(), axes));
+  EXPECT_FALSE(axes.found);   // build() must then not take the gaps for a pair of boxes'
 }
 
 // Boxes resting on boxes (the stack's pairs: 1e-9 … 1e-4 m deep at the centre, turned and shifted a little, tilted
@@ -119,17 +120,23 @@ TEST(BoxAxes, APairLetGoWithoutFclGetsTheManifoldFclGives) {
     }
     const PreparedBox a = prepared(size_a, X_a), b = prepared(size_b, X_b);
     const PosedShape A = a.posed(), B = b.posed();
-    if (!ManifoldBuilder::boxes_overlap_at_a_face(A, B, kMargin)) {
-      ++kept;
-      continue;
-    }
-    ++let_go;
+    BoxAxes axes;
+    const bool overlap_at_a_face = ManifoldBuilder::boxes_overlap_at_a_face(A, B, kMargin, axes);
+    ASSERT_TRUE(axes.found) << trial;
     NormalHint hint;
-    ASSERT_TRUE(fcl.query(*a.object, *b.object, kMargin, hint)) << trial;
+    const bool reported = fcl.query(*a.object, *b.object, kMargin, hint);
     FclSeparation oracle(fcl, *a.object, *b.object, nullptr, nullptr);
     std::vector<PairContact> expected, got;
     with_fcl.build(A, B, hint, kMargin, &oracle, expected);
-    without_fcl.build(A, B, NormalHint{}, kMargin, &oracle, got);
+    if (!overlap_at_a_face) {   // the detector asks FCL, and hands build() the axes it found: the same bits
+      ++kept;
+      if (reported) without_fcl.build(A, B, hint, kMargin, &oracle, got, nullptr, &axes);
+      EXPECT_TRUE(!reported || same_bits(expected, got)) << trial << (resting ? " resting" : " overlapping");
+      continue;
+    }
+    ++let_go;
+    ASSERT_TRUE(reported) << trial;
+    without_fcl.build(A, B, NormalHint{}, kMargin, &oracle, got, nullptr, &axes);   // as the detector builds it
     EXPECT_TRUE(same_bits(expected, got)) << trial << (resting ? " resting" : " overlapping");
     EXPECT_FALSE(got.empty()) << trial;
   }
@@ -144,7 +151,7 @@ TEST(BoxAxes, APairLetGoWithoutFclGetsTheManifoldFclGives) {
   ASSERT_TRUE(box_axes(crossing.posed(), bar.posed(), axes));
   EXPECT_NEAR(axes.edge, -1e-3, 1e-12);
   EXPECT_LT(axes.face, -0.1);
-  EXPECT_FALSE(ManifoldBuilder::boxes_overlap_at_a_face(crossing.posed(), bar.posed(), kMargin));
+  EXPECT_FALSE(ManifoldBuilder::boxes_overlap_at_a_face(crossing.posed(), bar.posed(), kMargin, axes));
 }
 
 // Apart, touching or within the tie of touching, a pair is always FCL's.
@@ -152,12 +159,15 @@ TEST(BoxAxes, APairNotOverlappingIsAlwaysAskedOfFcl) {
   for (double gap : {-1e-13, 0.0, 1e-9, 1e-3}) {
     const PreparedBox a = prepared({1, 1, 1}, pose({0.25, 0.25, 1.0 + gap}));
     const PreparedBox b = prepared({1, 1, 1}, pose(Eigen::Vector3d::Zero()));
-    EXPECT_FALSE(ManifoldBuilder::boxes_overlap_at_a_face(a.posed(), b.posed(), kMargin)) << gap;
+    BoxAxes axes;
+    EXPECT_FALSE(ManifoldBuilder::boxes_overlap_at_a_face(a.posed(), b.posed(), kMargin, axes)) << gap;
   }
   const PreparedBox a = prepared({1, 1, 1}, pose({0.25, 0.25, 1.0 - 1e-6}));
   const PreparedBox b = prepared({1, 1, 1}, pose(Eigen::Vector3d::Zero()));
-  EXPECT_TRUE(ManifoldBuilder::boxes_overlap_at_a_face(a.posed(), b.posed(), kMargin));
-  EXPECT_FALSE(ManifoldBuilder::boxes_overlap_at_a_face(a.posed(), b.posed(), 1e-10));   // FCL's, at a margin that small
+  BoxAxes axes;
+  EXPECT_TRUE(ManifoldBuilder::boxes_overlap_at_a_face(a.posed(), b.posed(), kMargin, axes));
+  EXPECT_FALSE(ManifoldBuilder::boxes_overlap_at_a_face(a.posed(), b.posed(), 1e-10, axes));   // FCL's, at a margin that small
+  EXPECT_TRUE(axes.found);   // found for build() whatever the answer
 }
 
 }  // namespace
