@@ -32,8 +32,10 @@ enum class Compliance {
 /// stiffness if it gives one, else the ground's for a ground pair, else rigid.
 SurfaceCompliance pair_compliance(const WorldModel& model, int link_a, int link_b);
 
-/// Fills data.islands, data.problems (rows, φ, μ, M blocks, v*, warm-start guesses) and data.t1/t2.
-/// Needs stages 1–4 in `data`. `previous`: last step's impulses, for the warm-start guesses.
+/// Fills data.islands, data.problems (rows, φ, μ, M blocks, v*, warm-start guesses), data.t1/t2 and
+/// data.problem_repeats; an island's rows that would be assembled of the same inputs as last step are left as they
+/// are (sim/assembly_repeat.hpp). Needs stages 1–4 in `data`. `previous`: last step's impulses, for the warm-start
+/// guesses.
 ///
 /// Compliance::Soft: an island with soft contacts has, after its trees' columns, one column w_i per soft
 /// contact i (a system block of size 1, mass 1/R_i, v = v* = 0) and N's row i a 1 there, and enters the
