@@ -1,7 +1,6 @@
 // (assembly_repeat.hpp)
 #include "sim/assembly_repeat.hpp"
 
-#include <bit>
 #include <cstdint>
 
 #include "dynamics/same_bits.hpp"
@@ -10,19 +9,17 @@ namespace impetus {
 
 namespace {
 
-bool same_double(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
-
 /// Every field of two contact points, doubles to the bit (the struct has padding: no memcmp of the whole).
 bool same_point(const ContactPoint& a, const ContactPoint& b) {
   return a.geom_a == b.geom_a && a.geom_b == b.geom_b && a.link_a == b.link_a && a.link_b == b.link_b &&
          a.feature == b.feature && same_bits(a.p_W.data(), b.p_W.data(), 3) &&
-         same_bits(a.n_W.data(), b.n_W.data(), 3) && same_double(a.phi, b.phi) && same_double(a.mu, b.mu);
+         same_bits(a.n_W.data(), b.n_W.data(), 3) && same_bits(&a.phi, &b.phi, 1) && same_bits(&a.mu, &b.mu, 1);
 }
 
 /// M_eff[t] as free_velocity.cpp made it for dt (and unwritten since while its source stands).
 bool effective_inertia_made(const StepData& data, int t, double dt) {
   const StepData::EffectiveInertiaSource& source = data.M_eff_source[t];
-  return source.made && same_double(source.dt, dt);
+  return source.made && same_bits(&source.dt, &dt, 1);
 }
 
 }  // namespace
@@ -31,8 +28,8 @@ bool rows_repeat(const WorldModel& model, const StepData& data, int k, double dt
   const AssemblyScratch::RowsSource& source = data.assembly.rows_source[k];
   const Island& island = data.islands[k];
   const ContactProblem& P = data.problems[k];
-  if (!source.held || !island.limit_dofs.empty() || !same_double(P.dt, dt) ||
-      !same_double(P.touch_margin, model.collision.margin) || island.trees != source.trees ||
+  if (!source.held || !island.limit_dofs.empty() || !same_bits(&P.dt, &dt, 1) ||
+      !same_bits(&P.touch_margin, &model.collision.margin, 1) || island.trees != source.trees ||
       island.contacts != source.contacts)
     return false;
   for (std::size_t i = 0; i < island.trees.size(); ++i)
